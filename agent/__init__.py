@@ -1,0 +1,1 @@
+"""math-agent: REPL -> agent loop -> BAML function -> tool -> history -> context strategy."""

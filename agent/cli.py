@@ -1,0 +1,89 @@
+"""`math-agent` command line: chat, ask, bench.
+
+BAML's log level is set before baml_client is first imported: at INFO it prints every
+prompt, and even WARN prints the whole prompt of a failed call, which would bury the one
+sentence the REPL shows. `BAML_LOG=warn math-agent chat` brings those back for debugging.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+
+def _add_runtime_flags(parser: argparse.ArgumentParser) -> None:
+    from agent.strategies import DEFAULT_STRATEGY, STRATEGIES
+
+    parser.add_argument(
+        "--strategy",
+        choices=sorted(STRATEGIES),
+        default=DEFAULT_STRATEGY,
+        help=f"context strategy (default: {DEFAULT_STRATEGY})",
+    )
+    parser.add_argument(
+        "--no-compact", action="store_true", help="never compact the working context"
+    )
+    parser.add_argument("--base-url", help="OpenAI-compatible endpoint (overrides the environment)")
+    parser.add_argument("--model", help="model name sent to the endpoint")
+    parser.add_argument("--max-steps", type=int, default=8, help="tool calls allowed per message")
+    replay = parser.add_mutually_exclusive_group()
+    replay.add_argument("--record", type=Path, metavar="FILE", help="record LLM calls to FILE")
+    replay.add_argument(
+        "--replay", type=Path, metavar="FILE", help="answer from recorded FILE, offline"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="math-agent", description="A conversational math assistant (BAML + SymPy)."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    chat = commands.add_parser("chat", help="interactive chat (reads lines when piped)")
+    _add_runtime_flags(chat)
+    ask = commands.add_parser("ask", help="answer one message and exit (status 1 on failure)")
+    ask.add_argument("message")
+    _add_runtime_flags(ask)
+    bench = commands.add_parser("bench", help="benchmarks: 'tools' (SymPy latency)")
+    bench.add_argument("target", nargs="?", default="tools", choices=["tools"])
+    bench.add_argument("rest", nargs=argparse.REMAINDER, help="options for the benchmark")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("BAML_LOG", "error")
+    args = build_parser().parse_args(argv)
+    if args.command == "bench":
+        from tools import bench as tools_bench
+
+        return tools_bench.main(args.rest)
+
+    from agent.errors import AgentError
+    from agent.repl import ask, chat
+    from agent.runtime import RuntimeOptions, build_runtime
+
+    options = RuntimeOptions(
+        strategy=args.strategy,
+        compaction=not args.no_compact,
+        base_url=args.base_url,
+        model=args.model,
+        record=args.record,
+        replay=args.replay,
+        max_tool_steps=args.max_steps,
+    )
+    try:
+        runtime = build_runtime(options)
+    except AgentError as exc:
+        print(exc.message, file=sys.stderr)
+        return 2
+    try:
+        if args.command == "ask":
+            return ask(runtime, args.message)
+        return chat(runtime)
+    finally:
+        runtime.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""One user turn: MathChat -> tool -> result -> MathChat ... -> MessageToUser.
+
+The loop knows neither which provider answers nor which context strategy runs: it asks the
+strategy for the context of each call and to compact after the turn. A failed or cancelled
+turn rolls the working context back to where it was, so no half-appended tool call survives;
+the transcript keeps what happened and why.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from baml_py import AbortController
+
+from agent.dispatch import run_tool, tool_arguments
+from agent.errors import AgentError, TurnCancelled
+from agent.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, to_chat_list
+from agent.model import MathModel
+from agent.session import Session
+from agent.strategies.base import CompactionInput, ContextStrategy, Trigger
+from agent.transcript import CompactionRecord, ErrorRecord
+from baml_client.types import MessageToUser
+
+DEFAULT_MAX_TOOL_STEPS = 8
+
+
+class CancelToken:
+    """Set from another thread (Ctrl-C); aborts the LLM call in flight."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self.abort_controller = AbortController()
+
+    def cancel(self) -> None:
+        self._event.set()
+        self.abort_controller.abort()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+
+@dataclass
+class TurnResult:
+    reply: AssistantMessage | None
+    tool_runs: list[tuple[ToolCall, ToolResultMessage]] = field(default_factory=list)
+    input_tokens: int = 0
+    output_tokens: int = 0
+    llm_calls: int = 0
+    compaction: CompactionRecord | None = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.reply is not None
+
+
+ToolObserver = Callable[[ToolCall, ToolResultMessage], None]
+
+
+class Agent:
+    def __init__(
+        self,
+        model: MathModel,
+        strategy: ContextStrategy,
+        session: Session | None = None,
+        max_tool_steps: int = DEFAULT_MAX_TOOL_STEPS,
+        compaction_enabled: bool = True,
+    ) -> None:
+        self.model = model
+        self.strategy = strategy
+        self.session = session if session is not None else Session()
+        self.max_tool_steps = max_tool_steps
+        self.compaction_enabled = compaction_enabled
+
+    def run_turn(
+        self,
+        text: str,
+        cancel: CancelToken | None = None,
+        on_tool: ToolObserver | None = None,
+    ) -> TurnResult:
+        """Answer one user message; never raises for LLM or tool failures."""
+        cancel = cancel or CancelToken()
+        turn = self.model.ledger.begin_turn()
+        calls_before = self.model.ledger.count()
+        start_length = len(self.session.working)
+        user = UserMessage(text=text)
+        self.session.append(user)
+        result = TurnResult(reply=None)
+        try:
+            result.reply = self._steps(user, cancel, result, on_tool)
+        except AgentError as exc:
+            self.session.rollback(start_length)
+            self.session.record(ErrorRecord(text=exc.message))
+            result.error = exc.message
+        except KeyboardInterrupt:
+            self.session.rollback(start_length)
+            cancelled = TurnCancelled()
+            self.session.record(ErrorRecord(text=cancelled.message))
+            result.error = cancelled.message
+        if result.reply is not None and self.compaction_enabled:
+            result.compaction = self.compact("turn_end")
+        result.input_tokens, result.output_tokens = self.model.ledger.totals(turn=turn)
+        result.llm_calls = self.model.ledger.count() - calls_before
+        return result
+
+    def _steps(
+        self,
+        user: UserMessage,
+        cancel: CancelToken,
+        result: TurnResult,
+        on_tool: ToolObserver | None,
+    ) -> AssistantMessage:
+        for _ in range(self.max_tool_steps):
+            if cancel.cancelled:
+                raise TurnCancelled()
+            context = self.strategy.view(self.session.working, user)
+            step = self.model.next_step(to_chat_list(context), cancel.abort_controller)
+            if cancel.cancelled:
+                raise TurnCancelled()
+            if isinstance(step, MessageToUser):
+                reply = AssistantMessage(text=step.response, task_status=step.task_status.value)
+                self.session.append(reply)
+                return reply
+            call = ToolCall(
+                call_id=uuid.uuid4().hex[:12], tool=step.tool, arguments=tool_arguments(step)
+            )
+            outcome = run_tool(step)
+            tool_result = ToolResultMessage(
+                call_id=call.call_id, tool=call.tool, ok=outcome.ok, text=outcome.text
+            )
+            self.session.append(call)
+            self.session.append(tool_result)
+            result.tool_runs.append((call, tool_result))
+            if on_tool is not None:
+                on_tool(call, tool_result)
+        reply = AssistantMessage(
+            text=(
+                f"I stopped after {self.max_tool_steps} tool steps without a final answer; "
+                "say 'continue' to let me go on, or rephrase the request."
+            ),
+            task_status="PROCESSING",
+        )
+        self.session.append(reply)
+        return reply
+
+    def compact(self, trigger: Trigger) -> CompactionRecord | None:
+        """Ask the strategy to compact; record what it did (or, when asked by hand, why not)."""
+        decision = self.strategy.compact(
+            CompactionInput(working=list(self.session.working), trigger=trigger, model=self.model)
+        )
+        if decision.working is not None:
+            return self.session.apply_compaction(
+                decision.working, self.strategy.name, decision.reason
+            )
+        if trigger == "manual" or decision.failed:
+            record = CompactionRecord(
+                strategy=self.strategy.name,
+                applied=False,
+                messages_before=len(self.session.working),
+                messages_after=len(self.session.working),
+                tokens_before=0,
+                tokens_after=0,
+                reason=decision.reason,
+            )
+            self.session.record(record)
+            return record
+        return None

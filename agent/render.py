@@ -1,0 +1,131 @@
+"""How turns, histories and token use look in the terminal (rich markup).
+
+Pure formatting: nothing here talks to the model or changes the session. When stdout is not a
+terminal, rich drops colour by itself, so piped output stays plain text.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from agent.loop import TurnResult
+from agent.messages import (
+    AssistantMessage,
+    Message,
+    SummaryMessage,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+    to_chat,
+)
+from agent.session import Session, context_tokens
+from agent.transcript import CompactionRecord, Entry, ErrorRecord
+from agent.usage import UsageLedger
+
+
+def format_call(call: ToolCall) -> str:
+    args = ", ".join(f"{k}={v!r}" for k, v in call.arguments.items() if v is not None)
+    return f"{call.tool}({args})"
+
+
+def print_tool_run(console: Console, call: ToolCall, result: ToolResultMessage) -> None:
+    mark = "[green]✓[/]" if result.ok else "[red]✗[/]"
+    console.print(f"  {mark} [dim]{escape(format_call(call))} → {escape(result.text)}[/]")
+
+
+def print_turn(console: Console, result: TurnResult, details: bool = True) -> None:
+    """The answer, then (with details) one dim line of accounting."""
+    if result.error:
+        console.print(f"[red]{escape(result.error)}[/]")
+        return
+    if result.reply is None:
+        return
+    style = "bold" if result.reply.task_status == "COMPLETED" else "yellow"
+    console.print(f"[{style}]{escape(result.reply.text)}[/]")
+    if not details:
+        return
+    parts = [
+        f"tokens in {result.input_tokens} · out {result.output_tokens}",
+        f"{result.llm_calls} LLM call{'s' if result.llm_calls != 1 else ''}",
+    ]
+    if result.reply.task_status == "PROCESSING":
+        parts.append("waiting for your answer")
+    if result.compaction is not None:
+        parts.append(describe_compaction(result.compaction))
+    console.print(f"[dim]  {' · '.join(parts)}[/]")
+
+
+def describe_compaction(record: CompactionRecord) -> str:
+    if not record.applied:
+        return f"not compacted: {record.reason}"
+    return (
+        f"compacted ({record.strategy}): {record.messages_before}→{record.messages_after} "
+        f"messages, {record.tokens_before}→{record.tokens_after} tokens"
+    )
+
+
+def _describe_message(message: Message) -> tuple[str, str]:
+    if isinstance(message, UserMessage):
+        return "user", message.text
+    if isinstance(message, ToolCall):
+        return "tool call", format_call(message)
+    if isinstance(message, ToolResultMessage):
+        return "tool result" if message.ok else "tool error", message.text
+    if isinstance(message, AssistantMessage):
+        return f"assistant [{message.task_status}]", message.text
+    if isinstance(message, SummaryMessage):
+        return "summary", message.text
+    return "?", to_chat(message).content
+
+
+def _describe_entry(entry: Entry) -> tuple[str, str]:
+    if isinstance(entry, CompactionRecord):
+        return "compaction", describe_compaction(entry)
+    if isinstance(entry, ErrorRecord):
+        return "error", entry.text
+    return _describe_message(entry)
+
+
+def print_history(console: Console, session: Session) -> None:
+    """Working context (what the LLM sees) and the full transcript (what happened)."""
+    working = Table(
+        title=f"Working context: {len(session.working)} messages, "
+        f"{context_tokens(session.working)} tokens (what the model sees)",
+        show_lines=False,
+        expand=True,
+    )
+    working.add_column("#", justify="right", style="dim", no_wrap=True)
+    working.add_column("role", no_wrap=True)
+    working.add_column("content")
+    for i, message in enumerate(session.working, 1):
+        role, text = _describe_message(message)
+        working.add_row(str(i), role, escape(text))
+    console.print(working)
+    transcript = Table(
+        title=f"Full transcript: {len(session.transcript)} entries (nothing is ever removed)",
+        expand=True,
+    )
+    transcript.add_column("time", style="dim", no_wrap=True)
+    transcript.add_column("kind", no_wrap=True)
+    transcript.add_column("content")
+    for entry in session.transcript.entries:
+        kind, text = _describe_entry(entry)
+        transcript.add_row(entry.at.astimezone().strftime("%H:%M:%S"), kind, escape(text))
+    console.print(transcript)
+
+
+def print_tokens(console: Console, ledger: UsageLedger) -> None:
+    table = Table(title="Token use this session")
+    table.add_column("function")
+    table.add_column("calls", justify="right")
+    table.add_column("input", justify="right")
+    table.add_column("output", justify="right")
+    for function in ("MathChat", "SummarizeContext"):
+        calls = ledger.count(function)
+        tokens_in, tokens_out = ledger.totals(function)
+        table.add_row(function, str(calls), str(tokens_in), str(tokens_out))
+    tokens_in, tokens_out = ledger.totals()
+    table.add_row("[bold]total[/]", str(ledger.count()), str(tokens_in), str(tokens_out))
+    console.print(table)

@@ -1,0 +1,78 @@
+"""The state of one conversation: working context, full transcript, undo stack, usage.
+
+The working context is what the LLM sees; the transcript is what happened. Only
+`apply_compaction` and `undo_compaction` replace the working context wholesale, and both
+leave a record in the transcript.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from agent.messages import Message, SummaryMessage, as_openai_dicts, to_chat_list
+from agent.tokens import count_messages
+from agent.transcript import CompactionRecord, Entry, Transcript
+
+
+def context_tokens(messages: list[Message]) -> int:
+    """Tokens of the rendered history (without the system prompt)."""
+    return count_messages(as_openai_dicts(to_chat_list(messages)))
+
+
+@dataclass
+class Session:
+    working: list[Message] = field(default_factory=list)
+    transcript: Transcript = field(default_factory=Transcript)
+    undo_stack: list[list[Message]] = field(default_factory=list)
+
+    def append(self, message: Message) -> None:
+        """A new message goes to both the working context and the transcript."""
+        self.working.append(message)
+        self.transcript.append(message)
+
+    def record(self, entry: Entry) -> None:
+        self.transcript.append(entry)
+
+    def rollback(self, length: int) -> None:
+        """Drop working messages of a failed turn (the transcript keeps them)."""
+        del self.working[length:]
+
+    def apply_compaction(
+        self, new_working: list[Message], strategy: str, reason: str
+    ) -> CompactionRecord:
+        record = CompactionRecord(
+            strategy=strategy,
+            applied=True,
+            messages_before=len(self.working),
+            messages_after=len(new_working),
+            tokens_before=context_tokens(self.working),
+            tokens_after=context_tokens(new_working),
+            reason=reason,
+        )
+        new_summaries = [
+            m
+            for m in new_working
+            if isinstance(m, SummaryMessage) and all(m is not old for old in self.working)
+        ]
+        self.undo_stack.append(list(self.working))
+        self.working = list(new_working)
+        self.transcript.extend([*new_summaries, record])
+        return record
+
+    def undo_compaction(self) -> bool:
+        if not self.undo_stack:
+            return False
+        restored = self.undo_stack.pop()
+        self.record(
+            CompactionRecord(
+                strategy="undo",
+                applied=True,
+                messages_before=len(self.working),
+                messages_after=len(restored),
+                tokens_before=context_tokens(self.working),
+                tokens_after=context_tokens(restored),
+                reason="restored the working context from before the last compaction",
+            )
+        )
+        self.working = restored
+        return True

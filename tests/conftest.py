@@ -1,0 +1,28 @@
+"""Shared test setup: quiet BAML, hermetic provider environment, scripted model fakes."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("BAML_LOG", "warn")
+os.environ.pop("RUST_BACKTRACE", None)
+
+import pytest
+
+PROVIDER_VARIABLES = (
+    "MATH_AGENT_BASE_URL",
+    "MATH_AGENT_API_KEY",
+    "MATH_AGENT_MODEL",
+    "MATH_AGENT_TIMEOUT_MS",
+    "OPENROUTER_API_KEY",
+    "OPENAI_API_KEY",
+)
+
+
+@pytest.fixture(autouse=True)
+def hermetic_environment(monkeypatch: pytest.MonkeyPatch, tmp_path_factory) -> None:
+    """No test may reach a real provider or read the developer's .env or REPL history."""
+    for name in PROVIDER_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+    monkeypatch.setattr("agent.providers.load_env", lambda path=None: None)

@@ -1,0 +1,61 @@
+"""Offline token counting: exact tokenizer counts plus the cookbook's chat framing."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from agent import tokens
+from agent.tokens import TokenUsage, count_messages, count_text
+
+
+def test_count_text_matches_o200k_base() -> None:
+    assert count_text("hello world") == 2
+    import bpe_openai  # imported here: agent.tokens has already imported it quietly
+
+    enc = bpe_openai.get_encoding("o200k_base")
+    for text in ["hello world", "solve x^2 + 5x + 6 = 0", "∫ sin(x) dx from 0 to π", "a" * 500]:
+        assert count_text(text) == len(enc.encode(text))
+    assert count_text("") == 0
+
+
+def test_special_token_text_is_counted_as_plain_text() -> None:
+    # Users can type anything; a special-token marker must not raise.
+    assert count_text("before <|endoftext|> after") > 3
+
+
+def test_encoding_is_loaded_once() -> None:
+    assert tokens._get_encoding() is tokens._get_encoding()
+
+
+def test_count_messages_adds_per_message_and_priming_overhead() -> None:
+    assert count_messages([]) == 3
+    messages = [
+        {"role": "system", "content": "You are a careful math assistant."},
+        {"role": "user", "content": "solve x^2 + 5x + 6 = 0"},
+    ]
+    expected = 3 + sum(3 + count_text(m["role"]) + count_text(m["content"]) for m in messages)
+    assert count_messages(messages) == expected
+
+
+def test_count_messages_counts_names_and_content_parts() -> None:
+    plain = [{"role": "user", "content": "hello there"}]
+    named = [{"role": "user", "content": "hello there", "name": "ada"}]
+    assert count_messages(named) == count_messages(plain) + count_text("ada") + 1
+    parts = [{"role": "user", "content": [{"type": "text", "text": "hello there"}]}]
+    assert count_messages(parts) == count_messages(plain)
+    assert count_messages([{"role": "assistant", "content": None}]) == 3 + 1 + 3
+
+
+def test_token_usage_adds_and_totals() -> None:
+    a = TokenUsage(input_tokens=100, output_tokens=20)
+    b = TokenUsage(input_tokens=5, output_tokens=7)
+    assert a + b == TokenUsage(105, 27)
+    assert (a + b).total == 132
+    assert sum([a, b, b]) == TokenUsage(110, 34)
+    assert TokenUsage().total == 0
+    with pytest.raises(TypeError):
+        _ = a + 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.input_tokens = 1  # type: ignore[misc]
