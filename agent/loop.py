@@ -93,19 +93,24 @@ class Agent:
         try:
             result.reply = self._steps(user, cancel, result, on_tool)
         except AgentError as exc:
-            self.session.rollback(start_length)
-            self.session.record(ErrorRecord(text=exc.message))
-            result.error = exc.message
+            self._fail(start_length, result, exc.message)
         except KeyboardInterrupt:
-            self.session.rollback(start_length)
-            cancelled = TurnCancelled()
-            self.session.record(ErrorRecord(text=cancelled.message))
-            result.error = cancelled.message
+            self._fail(start_length, result, TurnCancelled().message)
+        except Exception as exc:  # a bug of ours must not cost the user the conversation
+            self._fail(start_length, result, f"Internal error ({type(exc).__name__}: {exc}).")
         if result.reply is not None and self.compaction_enabled:
             result.compaction = self.compact("turn_end")
         result.input_tokens, result.output_tokens = self.model.ledger.totals(turn=turn)
         result.llm_calls = self.model.ledger.count() - calls_before
         return result
+
+    def _fail(self, start_length: int, result: TurnResult, message: str) -> None:
+        """Roll the working context back to the start of the turn; the transcript keeps all."""
+        self.session.rollback(start_length)
+        self.session.record(ErrorRecord(text=message))
+        result.error = message
+        result.reply = None
+        result.tool_runs.clear()
 
     def _steps(
         self,

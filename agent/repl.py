@@ -49,15 +49,19 @@ def run_turn_cancellable(
     """Run one turn in a worker thread; Ctrl-C cancels it and we wait for the rollback."""
     cancel = CancelToken()
     box: dict[str, TurnResult] = {}
-    worker = threading.Thread(
-        target=lambda: box.setdefault("result", agent.run_turn(text, cancel, on_tool)),
-        name="math-agent-turn",
-        daemon=True,
-    )
-    worker.start()
-    while worker.is_alive():
+    finished = threading.Event()
+
+    def work() -> None:
         try:
-            worker.join(0.1)
+            box["result"] = agent.run_turn(text, cancel, on_tool)
+        finally:
+            finished.set()
+
+    # Waiting on an Event (not Thread.join) stays correct when Ctrl-C interrupts the wait.
+    threading.Thread(target=work, name="math-agent-turn", daemon=True).start()
+    while not finished.is_set():
+        try:
+            finished.wait(0.1)
         except KeyboardInterrupt:
             cancel.cancel()
             if on_cancel is not None:

@@ -1,45 +1,75 @@
-"""Re-record tests/cassettes/reference_session.json through `math-agent chat --record`.
+"""Re-record the cassettes in tests/cassettes/ after a prompt change.
 
-Run after changing a prompt: `.venv/bin/python -m tests.record_cassettes`.
+`.venv/bin/python -m tests.record_cassettes` records, from the rule-based stand-in model in
+tests/reference_llm.py (no real model is reachable offline):
+- reference_session.json: the reference conversation through `math-agent chat --record`;
+- baml_tests.json: the BAML `test` blocks in baml_src/, through `baml-cli test`.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
-from agent.replay import ScriptedResponder, serve
+from agent.replay import Cassette, RecordResponder, ScriptedResponder, serve
 from tests import reference_llm
 
-CASSETTE = Path(__file__).parent / "cassettes" / "reference_session.json"
+ROOT = Path(__file__).parents[1]
+CASSETTES = Path(__file__).parent / "cassettes"
+REFERENCE = CASSETTES / "reference_session.json"
+BAML_TESTS = CASSETTES / "baml_tests.json"
+BAML_CLI = Path(sys.executable).parent / "baml-cli"
 
 
-def main() -> int:
-    CASSETTE.unlink(missing_ok=True)
-    with serve(ScriptedResponder(reference_llm.respond)) as upstream:
-        completed = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "agent.cli",
-                "chat",
-                "--record",
-                str(CASSETTE),
-                "--base-url",
-                upstream.base_url,
-                "--model",
-                "reference-llm",
-            ],
-            input="\n".join(reference_llm.REFERENCE_QUESTIONS) + "\n",
+def baml_test_environment(base_url: str) -> dict[str, str]:
+    """What `baml-cli test` needs to send the test blocks to `base_url`."""
+    return {
+        **os.environ,
+        "MATH_AGENT_BASE_URL": base_url,
+        "MATH_AGENT_API_KEY": "replay",
+        "MATH_AGENT_MODEL": "replay",
+        "BAML_LOG": "warn",
+    }
+
+
+def record_reference(upstream_url: str) -> subprocess.CompletedProcess[str]:
+    REFERENCE.unlink(missing_ok=True)
+    return subprocess.run(
+        [
+            *(sys.executable, "-m", "agent.cli", "chat", "--record", str(REFERENCE)),
+            *("--base-url", upstream_url, "--model", "reference-llm"),
+        ],
+        input="\n".join(reference_llm.REFERENCE_QUESTIONS) + "\n",
+        text=True,
+        capture_output=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+
+
+def record_baml_tests(upstream_url: str) -> subprocess.CompletedProcess[str]:
+    BAML_TESTS.unlink(missing_ok=True)
+    with serve(RecordResponder(Cassette.load(BAML_TESTS), upstream_url, "no-key")) as recorder:
+        return subprocess.run(
+            [str(BAML_CLI), "test", "--from", "baml_src"],
+            env=baml_test_environment(recorder.base_url),
             text=True,
             capture_output=True,
             timeout=120,
+            cwd=ROOT,
         )
-    sys.stdout.write(completed.stdout)
-    sys.stderr.write(completed.stderr)
-    print(f"recorded {CASSETTE}", file=sys.stderr)
-    return completed.returncode
+
+
+def main() -> int:
+    with serve(ScriptedResponder(reference_llm.respond)) as upstream:
+        runs = [record_reference(upstream.base_url), record_baml_tests(upstream.base_url)]
+    for run in runs:
+        sys.stdout.write(run.stdout)
+        sys.stderr.write(run.stderr)
+    print(f"recorded {REFERENCE} and {BAML_TESTS}", file=sys.stderr)
+    return max(run.returncode for run in runs)
 
 
 if __name__ == "__main__":
