@@ -19,8 +19,8 @@ def _add_runtime_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strategy",
         choices=sorted(STRATEGIES),
-        default=DEFAULT_STRATEGY,
-        help=f"context strategy (default: {DEFAULT_STRATEGY})",
+        default=None,
+        help=f"context strategy (default: the resumed session's, else {DEFAULT_STRATEGY})",
     )
     parser.add_argument(
         "--no-compact", action="store_true", help="never compact the working context"
@@ -28,6 +28,17 @@ def _add_runtime_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base-url", help="OpenAI-compatible endpoint (overrides the environment)")
     parser.add_argument("--model", help="model name sent to the endpoint")
     parser.add_argument("--max-steps", type=int, default=8, help="tool calls allowed per message")
+    parser.add_argument(
+        "--session", metavar="NAME", help="resume (or start) the saved session NAME"
+    )
+    parser.add_argument(
+        "--db",
+        type=Path,
+        metavar="PATH",
+        help="session database (default: $MATH_AGENT_DB or "
+        "~/.local/share/math-agent/sessions.sqlite3)",
+    )
+    parser.add_argument("--no-save", action="store_true", help="do not save this conversation")
     replay = parser.add_mutually_exclusive_group()
     replay.add_argument("--record", type=Path, metavar="FILE", help="record LLM calls to FILE")
     replay.add_argument(
@@ -71,6 +82,10 @@ def main(argv: list[str] | None = None) -> int:
         record=args.record,
         replay=args.replay,
         max_tool_steps=args.max_steps,
+        session=args.session,
+        db=args.db,
+        # `ask` is one-shot: saved only when a session is named.
+        save=not args.no_save and (args.command == "chat" or args.session is not None),
     )
     try:
         runtime = build_runtime(options)

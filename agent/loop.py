@@ -59,6 +59,9 @@ class TurnResult:
 
 
 ToolObserver = Callable[[ToolCall, ToolResultMessage], None]
+# Called after every tool step (False) and when a turn or a manual change is done (True),
+# so a store can commit each completed step.
+CheckpointHook = Callable[[bool], None]
 
 
 class Agent:
@@ -69,12 +72,18 @@ class Agent:
         session: Session | None = None,
         max_tool_steps: int = DEFAULT_MAX_TOOL_STEPS,
         compaction_enabled: bool = True,
+        on_checkpoint: CheckpointHook | None = None,
     ) -> None:
         self.model = model
         self.strategy = strategy
         self.session = session if session is not None else Session()
         self.max_tool_steps = max_tool_steps
         self.compaction_enabled = compaction_enabled
+        self.on_checkpoint = on_checkpoint
+
+    def checkpoint(self, turn_complete: bool = True) -> None:
+        if self.on_checkpoint is not None:
+            self.on_checkpoint(turn_complete)
 
     def run_turn(
         self,
@@ -102,6 +111,7 @@ class Agent:
             result.compaction = self.compact("turn_end")
         result.input_tokens, result.output_tokens = self.model.ledger.totals(turn=turn)
         result.llm_calls = self.model.ledger.count() - calls_before
+        self.checkpoint(turn_complete=True)
         return result
 
     def _fail(self, start_length: int, result: TurnResult, message: str) -> None:
@@ -140,6 +150,7 @@ class Agent:
             self.session.append(call)
             self.session.append(tool_result)
             result.tool_runs.append((call, tool_result))
+            self.checkpoint(turn_complete=False)
             if on_tool is not None:
                 on_tool(call, tool_result)
         reply = AssistantMessage(

@@ -6,6 +6,8 @@ terminal, rich drops colour by itself, so piped output stays plain text.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -21,6 +23,7 @@ from agent.messages import (
     to_chat,
 )
 from agent.session import Session, context_tokens
+from agent.store import SessionInfo
 from agent.transcript import CompactionRecord, Entry, ErrorRecord
 from agent.usage import UsageLedger
 
@@ -128,4 +131,28 @@ def print_tokens(console: Console, ledger: UsageLedger) -> None:
         table.add_row(function, str(calls), str(tokens_in), str(tokens_out))
     tokens_in, tokens_out = ledger.totals()
     table.add_row("[bold]total[/]", str(ledger.count()), str(tokens_in), str(tokens_out))
+    console.print(table)
+
+
+def print_sessions(
+    console: Console, sessions: list[SessionInfo], current: str | None, path: Path
+) -> None:
+    table = Table(title=f"Saved sessions ({path})")
+    for column in ("name", "updated", "turns", "entries", "tokens in", "tokens out", ""):
+        table.add_column(column, justify="right" if column.startswith(("t", "e")) else "left")
+    for info in sessions:
+        note = (
+            "this one"
+            if info.name == current
+            else ("open elsewhere" if info.open_elsewhere else "")
+        )
+        table.add_row(
+            escape(info.name),
+            info.updated_at[:19].replace("T", " "),
+            str(info.turns),
+            str(info.entries),
+            str(info.input_tokens),
+            str(info.output_tokens),
+            note,
+        )
     console.print(table)

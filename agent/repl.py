@@ -15,11 +15,13 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from agent.export import transcript_markdown
 from agent.loop import Agent, CancelToken, TurnResult
 from agent.messages import ToolCall, ToolResultMessage
 from agent.render import (
     describe_compaction,
     print_history,
+    print_sessions,
     print_tokens,
     print_tool_run,
     print_turn,
@@ -36,6 +38,8 @@ Commands:
   /compact           compact finished tasks now, with the current strategy
   /undo-compact      restore the working context from before the last compaction
   /strategy [NAME]   show or switch the context strategy ({strategies})
+  /sessions          saved sessions (resume one with: math-agent chat --session NAME)
+  /export FILE.md    write the full transcript as Markdown
   /exit              leave (Ctrl-D works too); Ctrl-C cancels the current answer
 """
 
@@ -93,9 +97,11 @@ class Repl:
             print_tokens(self.console, self.agent.model.ledger)
         elif name == "/compact":
             record = self.agent.compact("manual")
+            self.agent.checkpoint()
             self.console.print(describe_compaction(record) if record else "Nothing to compact.")
         elif name == "/undo-compact":
             undone = self.agent.session.undo_compaction()
+            self.agent.checkpoint()
             self.console.print(
                 "Restored the working context from before the last compaction."
                 if undone
@@ -103,6 +109,10 @@ class Repl:
             )
         elif name == "/strategy":
             self._strategy(arg)
+        elif name == "/sessions":
+            self._sessions()
+        elif name == "/export":
+            self._export(arg)
         else:
             self.console.print(f"Unknown command {escape(name)}; /help lists the commands.")
         return True
@@ -116,7 +126,30 @@ class Repl:
         except ValueError as exc:
             self.console.print(str(exc))
             return
+        self.agent.checkpoint()
         self.console.print(f"Context strategy is now {name}.")
+
+    def _sessions(self) -> None:
+        store = self.runtime.store
+        if store is None:
+            self.console.print("This conversation is not being saved (--no-save).")
+            return
+        print_sessions(self.console, store.sessions(), store.name, store.path)
+
+    def _export(self, target: str) -> None:
+        if not target:
+            self.console.print("Say where: /export FILE.md")
+            return
+        path = Path(target).expanduser()
+        title = self.runtime.store.name if self.runtime.store else "unsaved"
+        try:
+            path.write_text(transcript_markdown(self.agent.session, title), encoding="utf-8")
+        except OSError as exc:
+            self.console.print(
+                f"Could not write {escape(str(path))}: {escape(exc.strerror or str(exc))}."
+            )
+            return
+        self.console.print(f"Wrote the transcript to {escape(str(path))}.")
 
     # -- turns ------------------------------------------------------------------------------
 
@@ -134,6 +167,9 @@ class Repl:
         if result.error:
             self.failures += 1
         print_turn(self.console, result, details=self.interactive)
+        store = self.runtime.store
+        if store is not None and store.last_error:
+            self.console.print(f"[red]{escape(store.last_error)}[/]")
 
     def handle(self, line: str) -> bool:
         """One input line: a command or a message. False means leave."""
@@ -149,6 +185,14 @@ class Repl:
         provider = self.runtime.provider
         compaction = "on" if self.agent.compaction_enabled else "off"
         self.console.print(f"[bold]math-agent[/] · {escape(provider.describe())}")
+        store = self.runtime.store
+        if store is not None:
+            state = "resumed" if self.runtime.resumed else "new"
+            turns = self.agent.model.ledger.turn
+            self.console.print(
+                f"[dim]session {escape(store.name or '')} ({state}, {turns} turns) · "
+                f"saved in {escape(str(store.path))}[/]"
+            )
         self.console.print(
             f"[dim]context strategy: {self.agent.strategy.name} (compaction {compaction}) · "
             "/help for commands · Ctrl-D to leave[/]"
@@ -196,6 +240,8 @@ def chat(runtime: Runtime, stdin_is_tty: bool | None = None) -> int:
         if interactive
         else Console(highlight=False, no_color=True, force_terminal=False, soft_wrap=True)
     )
+    if not interactive and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(line_buffering=True)  # each answer visible as soon as it exists
     repl = Repl(runtime, console, interactive)
     if interactive:
         interactive_loop(repl)

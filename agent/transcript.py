@@ -59,6 +59,7 @@ Entry = Annotated[
     | ErrorRecord,
     Field(discriminator="kind"),
 ]
+ENTRY_ADAPTER: TypeAdapter[Entry] = TypeAdapter(Entry)
 ENTRIES_ADAPTER: TypeAdapter[list[Entry]] = TypeAdapter(list[Entry])
 
 

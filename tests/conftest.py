@@ -14,6 +14,7 @@ PROVIDER_VARIABLES = (
     "MATH_AGENT_API_KEY",
     "MATH_AGENT_MODEL",
     "MATH_AGENT_TIMEOUT_MS",
+    "MATH_AGENT_DB",
     "OPENROUTER_API_KEY",
     "OPENAI_API_KEY",
 )
@@ -25,4 +26,6 @@ def hermetic_environment(monkeypatch: pytest.MonkeyPatch, tmp_path_factory) -> N
     for name in PROVIDER_VARIABLES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+    monkeypatch.delenv("MATH_AGENT_DB", raising=False)
     monkeypatch.setattr("agent.providers.load_env", lambda path=None: None)
