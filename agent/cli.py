@@ -56,20 +56,33 @@ def build_parser() -> argparse.ArgumentParser:
     ask = commands.add_parser("ask", help="answer one message and exit (status 1 on failure)")
     ask.add_argument("message")
     _add_runtime_flags(ask)
-    bench = commands.add_parser("bench", help="benchmarks: 'tools' (SymPy latency)")
-    bench.add_argument("target", nargs="?", default="tools", choices=["tools"])
-    bench.add_argument("rest", nargs=argparse.REMAINDER, help="options for the benchmark")
+    # `bench` passes everything after it to the benchmark's own parser (see run_bench).
+    commands.add_parser(
+        "bench",
+        help="benchmarks: 'bench [context] [--json] [--plot F.png] ...' (context strategies, "
+        "the default) or 'bench tools [--json]' (SymPy latency); --help after either",
+        add_help=False,
+    )
     return parser
+
+
+def run_bench(rest: list[str]) -> int:
+    """`bench tools ...` -> tools.bench; `bench [context] ...` -> agent.bench."""
+    if rest[:1] == ["tools"]:
+        from tools import bench as tools_bench
+
+        return tools_bench.main(rest[1:])
+    from agent import bench as context_bench
+
+    return context_bench.main(rest[1:] if rest[:1] == ["context"] else rest)
 
 
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("BAML_LOG", "error")
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["bench"]:
+        return run_bench(argv[1:])
     args = build_parser().parse_args(argv)
-    if args.command == "bench":
-        from tools import bench as tools_bench
-
-        return tools_bench.main(args.rest)
-
     from agent.errors import AgentError
     from agent.repl import ask, chat
     from agent.runtime import RuntimeOptions, build_runtime
