@@ -1,0 +1,107 @@
+"""The four public tools. Each returns a ToolResult and never raises.
+
+Why a thin layer: argument checks that are cheap and need no SymPy (types, text length)
+happen here, so a 1 MB string never reaches the worker; everything else runs in the bounded
+worker process (see ``tools.worker``). Each function takes an optional keyword-only
+``timeout`` in seconds that overrides ``MATH_AGENT_TOOL_TIMEOUT`` and ``limits.set_timeout``.
+KeyboardInterrupt and SystemExit are deliberately not swallowed (the worker is replaced first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+
+from tools import limits, worker
+from tools.dispatch import summarize
+from tools.errors import ToolError
+from tools.result import ToolResult
+
+_PLAIN = (str, int, float, Fraction, Decimal, sp.Basic, type(None))
+
+
+def solve(
+    equation: str, variable: str | None = None, *, timeout: float | None = None
+) -> ToolResult:
+    """Roots of an equation (or of an expression set to 0); value is a list of exact roots."""
+    return _run("solve", {"equation": equation, "variable": variable}, timeout)
+
+
+def derivative(
+    expression: str,
+    variable: str | None = None,
+    order: int = 1,
+    *,
+    timeout: float | None = None,
+) -> ToolResult:
+    """The order-th derivative; value is a SymPy expression."""
+    return _run(
+        "derivative", {"expression": expression, "variable": variable, "order": order}, timeout
+    )
+
+
+def evaluate(
+    expression: str,
+    at: Any,
+    variable: str | None = None,
+    *,
+    timeout: float | None = None,
+) -> ToolResult:
+    """The exact value at a point: ``at`` is a number, text, ``"x=1, y=2"`` or a mapping."""
+    return _run("evaluate", {"expression": expression, "at": at, "variable": variable}, timeout)
+
+
+def integral(
+    expression: str,
+    variable: str | None = None,
+    lower: Any = None,
+    upper: Any = None,
+    *,
+    timeout: float | None = None,
+) -> ToolResult:
+    """Antiderivative (text ends with ``+ C``) or definite integral (bounds may be infinite)."""
+    return _run(
+        "integral",
+        {"expression": expression, "variable": variable, "lower": lower, "upper": upper},
+        timeout,
+    )
+
+
+def _run(tool: str, kwargs: dict[str, Any], timeout: float | None) -> ToolResult:
+    summary = tool
+    try:
+        summary = summarize(tool, kwargs)
+        problem = _precheck(kwargs)
+        if problem:
+            return ToolResult.failure(tool, summary, problem)
+        return worker.call(tool, kwargs, limits.get_timeout(timeout))
+    except ToolError as exc:
+        return ToolResult.failure(tool, summary, exc.message)
+    except Exception as exc:
+        detail = " ".join(str(exc).split())[:160]
+        return ToolResult.failure(
+            tool, summary, f"Internal error in the {tool} tool ({type(exc).__name__}): {detail}"
+        )
+
+
+def _precheck(kwargs: dict[str, Any]) -> str | None:
+    """Refuse oversized or exotic arguments before they are sent to the worker."""
+    for key, value in kwargs.items():
+        items = list(value.items()) if isinstance(value, Mapping) else [(None, value)]
+        if isinstance(value, Mapping) and len(items) > 50:
+            return f"Too many values in '{key}' (at most 50)."
+        for sub_key, item in items:
+            for part in (sub_key, item):
+                if not isinstance(part, _PLAIN):
+                    return f"'{key}' must be text or a number, not {type(part).__name__}."
+                if isinstance(part, str):
+                    problem = limits.check_text_length(part, f"The {key}")
+                    if problem:
+                        return problem
+                if isinstance(part, sp.Basic) and len(sp.srepr(part)) > 20 * limits.MAX_INPUT_CHARS:
+                    return f"The {key} is too large."
+    return None

@@ -1,0 +1,177 @@
+"""Derivatives and integrals (indefinite, definite, improper) of one expression.
+
+Why no heavy simplification: ``simplify`` often costs 100 ms or more and rarely makes a
+derivative shorter, so results are SymPy's own forms. Definite integrals that SymPy cannot do
+in closed form fall back to a labelled numerical value; divergence is said plainly; a result
+valid only under a condition (``∫_0^oo e^(-a x) dx = 1/a`` when ``a > 0``) states it.
+
+Variables are complex by default (as SymPy's are); when that leaves ``|x|`` or ``sign(x)``
+underived or unintegrated, the tool retries with the variable declared real and says
+"(for real x)". The integral tool also accepts ``∫ x^2 dx`` and ``x^2 dx``: the trailing
+differential names the variable instead of reading as ``d*x``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import sympy as sp
+
+from tools import limits
+from tools.errors import ToolError
+from tools.formatting import decimal, exact, with_decimal
+from tools.inputs import choose_variable, read_function, read_variable, to_value
+from tools.parsing import GREEK_LETTERS, GREEK_NAMES
+from tools.result import ToolResult
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+_DIFFERENTIAL = re.compile(
+    r"(?s)(?P<body>.*?\S)(?:\s+|\s*\*\s*|(?<=\)))d(?P<var>[A-Za-z]\w*|[^\x00-\x7f])"
+)
+
+
+def _as_real(expr: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, sp.Symbol]:
+    """The same expression with ``var`` declared real (SymPy then knows d|x|/dx = sign(x))."""
+    real = sp.Symbol(var.name, real=True)
+    return expr.xreplace({var: real}), real
+
+
+def _split_differential(text: object, name: str | None) -> tuple[object, str | None]:
+    """``∫ x^2 dx`` or ``x^2 dx``: drop the ``∫`` and the trailing ``dx``, which names the variable.
+
+    Without this, ``x^2 dx`` would silently read as ``x^2*d*x``.
+    """
+    if not isinstance(text, str):
+        return text, name
+    body = text.strip()
+    if body.startswith("∫"):
+        body = body[1:].strip()
+    match = _DIFFERENTIAL.fullmatch(body)
+    if match:
+        raw = match.group("var")
+        var_name = GREEK_LETTERS.get(raw, raw)
+        if (len(var_name) == 1 or var_name in GREEK_NAMES) and name in (None, var_name):
+            return match.group("body"), var_name
+    return body, name
+
+
+def _order(raw: object) -> int:
+    """The derivative order as a whole number in 1..MAX_DERIVATIVE_ORDER."""
+    if isinstance(raw, bool):
+        raise ToolError("The derivative order must be a whole number such as 1 or 2.")
+    if isinstance(raw, str) and raw.strip().isdigit() and len(raw.strip()) <= 6:
+        raw = int(raw.strip())
+    if isinstance(raw, float) and raw.is_integer():
+        raw = int(raw)
+    if not isinstance(raw, int):
+        raise ToolError(f"The derivative order must be a whole number such as 1 or 2, not {raw!r}.")
+    if not 1 <= raw <= limits.MAX_DERIVATIVE_ORDER:
+        raise ToolError(
+            f"The derivative order must be between 1 and {limits.MAX_DERIVATIVE_ORDER}, not {raw}."
+        )
+    return raw
+
+
+def derivative(expression: str, variable: str | None = None, order: object = 1) -> ToolResult:
+    """d^n/dvar^n of ``expression``."""
+    name = read_variable(variable)
+    n = _order(order)
+    expr, _ = read_function(expression, "derivative", name)
+    var = choose_variable(expr.free_symbols, name, "differentiate with respect to") or sp.Symbol(
+        "x"
+    )
+    result = sp.diff(expr, var, n)
+    note = ""
+    if result.has(sp.Derivative):
+        real_expr, real = _as_real(expr, var)
+        result = sp.diff(real_expr, real, n).xreplace({real: var})
+        note = f" (for real {var})"
+    if result.has(sp.Derivative):
+        raise ToolError(f"Could not differentiate {exact(expr)} with respect to {var}.")
+    power = "" if n == 1 else str(n).translate(_SUPERSCRIPT)
+    label = f"d{power}/d{var}{power}"
+    summary = f"{label} ({exact(expr)})"
+    text = f"{summary} = {with_decimal(result)}{note}"
+    return ToolResult.success("derivative", summary, result, text)
+
+
+def integral(
+    expression: str,
+    variable: str | None = None,
+    lower: object = None,
+    upper: object = None,
+) -> ToolResult:
+    """Antiderivative (``+ C``) or definite integral from ``lower`` to ``upper``."""
+    expression, differential = _split_differential(expression, read_variable(variable))
+    name = differential
+    if (lower is None) != (upper is None):
+        raise ToolError(
+            "Give both bounds for a definite integral, or neither for an antiderivative."
+        )
+    expr, _ = read_function(expression, "integral", name)
+    var = choose_variable(expr.free_symbols, name, "integrate with respect to") or sp.Symbol("x")
+    if lower is None:
+        return _indefinite(expr, var)
+    a = to_value(lower, "The lower bound", {var.name})
+    b = to_value(upper, "The upper bound", {var.name})
+    if var in a.free_symbols or var in b.free_symbols:
+        raise ToolError(f"The bounds of an integral in {var} cannot contain {var} itself.")
+    return _definite(expr, var, a, b)
+
+
+def _indefinite(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
+    summary = f"∫ {exact(expr)} d{var}"
+    result = sp.integrate(expr, var)
+    note = ""
+    if result.has(sp.Integral) and expr.has(sp.Abs, sp.sign, sp.Heaviside, sp.Max, sp.Min):
+        real_expr, real = _as_real(expr, var)
+        result = sp.integrate(real_expr, real).xreplace({real: var})
+        note = f" (for real {var})"
+    if result.has(sp.Integral):
+        raise ToolError(f"Could not find an antiderivative of {exact(expr)} in closed form.")
+    text = f"{summary} = {exact(result)} + C{note}"
+    return ToolResult.success("integral", summary, result, text)
+
+
+def _definite(expr: sp.Expr, var: sp.Symbol, a: sp.Expr, b: sp.Expr) -> ToolResult:
+    summary = f"∫ from {exact(a)} to {exact(b)} of {exact(expr)} d{var}"
+    result = sp.integrate(expr, (var, a, b))
+    if _diverges(result):
+        return ToolResult.success("integral", summary, result, f"{summary}: {_divergence(result)}")
+    if isinstance(result, sp.Piecewise) and not result.args[0].expr.has(sp.Integral):
+        first = result.args[0]
+        text = (
+            f"{summary} = {with_decimal(first.expr)} when {exact(first.cond)} (otherwise the "
+            "integral does not converge or has no closed form)"
+        )
+        return ToolResult.success("integral", summary, result, text)
+    if result.has(sp.Integral):
+        return _numeric(expr, var, a, b, summary)
+    return ToolResult.success("integral", summary, result, f"{summary} = {with_decimal(result)}")
+
+
+def _diverges(result: sp.Expr) -> bool:
+    return result in (sp.oo, -sp.oo, sp.zoo, sp.nan) or isinstance(result, sp.AccumBounds)
+
+
+def _divergence(result: sp.Expr) -> str:
+    if result == sp.oo:
+        return "the integral diverges (to +oo)"
+    if result == -sp.oo:
+        return "the integral diverges (to -oo)"
+    if isinstance(result, sp.AccumBounds):
+        return "the integral diverges (it oscillates without settling)"
+    return "the integral diverges"
+
+
+def _numeric(expr: sp.Expr, var: sp.Symbol, a: sp.Expr, b: sp.Expr, summary: str) -> ToolResult:
+    """No closed form: a numerical value when everything is a number, else an error."""
+    if (expr.free_symbols - {var}) or not a.is_number or not b.is_number:
+        raise ToolError(f"Could not find a closed form for {summary}.")
+    value = sp.Integral(expr, (var, a, b)).evalf(15)
+    if not value.is_number or value.has(sp.Integral, sp.nan, sp.zoo):
+        raise ToolError(f"Could not find a closed form for {summary}, nor a numerical value.")
+    approx = decimal(value)
+    return ToolResult.success(
+        "integral", summary, value, f"{summary} ≈ {approx} (numerical; no closed form found)"
+    )

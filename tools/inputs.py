@@ -1,0 +1,114 @@
+"""Turning a tool's raw arguments into SymPy objects: which variable, which expression.
+
+Shared by all four tools so that variable detection and its error messages are the same
+everywhere: one free symbol is used automatically; several give an error naming them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from fractions import Fraction
+
+import sympy as sp
+
+from tools.errors import ParseError
+from tools.parsing import Parsed, parse, parse_expression, parse_name
+
+
+def read_variable(variable: object) -> str | None:
+    """The variable's name, or None when the caller left it out."""
+    if variable is None:
+        return None
+    if isinstance(variable, sp.Symbol):
+        return variable.name
+    if isinstance(variable, str) and not variable.strip():
+        return None
+    return parse_name(variable)  # type: ignore[arg-type]
+
+
+def keep(*names: str | None) -> set[str]:
+    """Names the parser must keep whole (``rate``, or ``e`` when the user means a variable)."""
+    return {n for n in names if n}
+
+
+def names_of(symbols: Iterable[sp.Symbol]) -> str:
+    return ", ".join(sorted(s.name for s in symbols))
+
+
+def sorted_symbols(expr: sp.Basic) -> list[sp.Symbol]:
+    return sorted((s for s in expr.free_symbols if isinstance(s, sp.Symbol)), key=lambda s: s.name)
+
+
+def choose_variable(
+    free: set[sp.Symbol], name: str | None, purpose: str, kind: str = "expression"
+) -> sp.Symbol | None:
+    """The variable to work with; None when there is none and none was named.
+
+    ``purpose`` finishes the sentence "say which one to ..." (e.g. "solve for").
+    """
+    if name is not None:
+        return sp.Symbol(name)
+    symbols = sorted(free, key=lambda s: s.name)
+    if len(symbols) == 1:
+        return symbols[0]
+    if not symbols:
+        return None
+    raise ParseError(
+        f"The {kind} has several variables ({names_of(symbols)}): say which one to {purpose}."
+    )
+
+
+def read_function(
+    text: object, tool: str, variable: str | None, extra_names: Iterable[str] = ()
+) -> tuple[sp.Expr, Parsed]:
+    """An expression for derivative/integral/evaluate; ``y = ...`` and ``f(x) = ...`` allowed.
+
+    A real equation (``x^2 + y^2 = 1``) is refused: these tools need one expression.
+    """
+    parsed = parse(text, keep(variable, *extra_names), "The expression")  # type: ignore[arg-type]
+    if parsed.rhs is None:
+        return parsed.lhs, parsed
+    lhs, rhs = parsed.lhs, parsed.rhs
+    if (
+        isinstance(lhs, sp.Symbol)
+        and lhs not in rhs.free_symbols
+        and (variable is None or lhs.name != variable)
+    ):
+        return rhs, parsed
+    raise ParseError(
+        f"'{_short(text)}' is an equation; the {tool} tool needs an expression such as "
+        f"'{sp.sstr(lhs - rhs)}' (or use the solve tool)."
+    )
+
+
+def to_value(raw: object, what: str, names: Iterable[str] = ()) -> sp.Expr:
+    """A number or text (``"3"``, ``"-1/2"``, ``"pi"``, ``"oo"``) as an exact SymPy value."""
+    if isinstance(raw, bool):
+        raise ParseError(f"{what} must be a number or text such as '3' or 'pi', not {raw}.")
+    if isinstance(raw, int):
+        return sp.Integer(raw)
+    if isinstance(raw, Fraction):
+        return sp.Rational(raw.numerator, raw.denominator)
+    if isinstance(raw, float):
+        if raw != raw:
+            raise ParseError(f"{what} is not a number (NaN).")
+        if raw in (float("inf"), float("-inf")):
+            return sp.oo if raw > 0 else -sp.oo
+        return sp.Rational(repr(raw))
+    if isinstance(raw, sp.Basic):
+        if not isinstance(raw, sp.Expr):
+            raise ParseError(f"{what} must be a number or an expression.")
+        return raw
+    if isinstance(raw, str):
+        return parse_expression(raw, names, what)
+    if isinstance(raw, Decimal) and raw.is_finite():
+        return sp.Rational(str(raw))
+    raise ParseError(
+        f"{what} must be a number or text such as '3' or 'pi', not {type(raw).__name__}."
+    )
+
+
+def _short(text: object) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= 60 else flat[:57] + "..."

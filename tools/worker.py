@@ -1,0 +1,306 @@
+"""Run SymPy work in a persistent child process that is killed when it runs too long.
+
+Why a process: SymPy cannot be interrupted from another thread, and a signal-based alarm only
+works on the main thread of the main interpreter. A child process can always be stopped with
+SIGKILL, which also frees whatever memory it grabbed.
+
+Design:
+
+* One persistent worker, started on first use (or by :func:`warm_up`) as
+  ``python -c "...tools.worker._child_main(fd)"`` with a socketpair end passed as ``fd``.
+  Requests go over it as ``(id, tool name, plain arguments)``; the worker answers
+  ``(id, ToolResult)``, SymPy objects pickled back. A common call costs one round trip on the
+  socket, not a process start.
+* Why not ``multiprocessing.Process``: its spawn and forkserver methods re-run the caller's
+  ``__main__`` script in the child (breaking unguarded scripts and importing the whole agent
+  into the worker), and ``fork`` copies a possibly multi-threaded caller. A plain
+  ``subprocess`` runs only ``tools`` code; the parent is never forked.
+* Timeout: the parent waits on the socket for at most the limit; then it SIGKILLs the worker,
+  starts a replacement at once (it imports SymPy while the caller carries on) and raises
+  ToolTimeout. Waiting for a worker to start is not counted against the limit.
+* Threads: a lock serialises calls, so any thread may call; each call's limit starts when its
+  request is sent. After ``os.fork`` the child process forgets the parent's worker.
+* Exit: an ``atexit`` hook stops the worker, and the worker exits by itself when its parent
+  dies (it watches its parent pid), so none is left behind. The worker ignores SIGINT (Ctrl-C
+  goes to the caller, which then kills the worker and re-raises).
+* The worker caps its address space (``limits.WORKER_MEMORY_BYTES``) so runaway big-integer
+  arithmetic fails with MemoryError instead of swapping.
+* ``MATH_AGENT_TOOL_INPROCESS=1`` or :func:`set_in_process` runs tools in the calling process
+  with no time limit: for debugging and profiling only. ``MATH_AGENT_TOOL_DEBUG=1`` lets the
+  worker's stderr through.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import itertools
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from tools import limits
+from tools.errors import ToolTimeout
+from tools.result import ToolResult
+
+START_TIMEOUT = 120.0
+IN_PROCESS_ENV = "MATH_AGENT_TOOL_INPROCESS"
+DEBUG_ENV = "MATH_AGENT_TOOL_DEBUG"
+_PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
+_CHILD_CODE = "import sys; from tools.worker import _child_main; _child_main(int(sys.argv[1]))"
+
+_WHAT = {
+    "solve": "Solving",
+    "derivative": "The derivative",
+    "evaluate": "The evaluation",
+    "integral": "The integral",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Child side
+
+
+def _limit_memory() -> None:
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = limits.WORKER_MEMORY_BYTES
+        if hard != resource.RLIM_INFINITY:
+            cap = min(cap, hard)
+        if soft == resource.RLIM_INFINITY or soft > cap:
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def _watch_parent(parent_pid: int) -> None:
+    """Exit when the parent dies, even in the middle of a long computation."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent_pid:
+            os._exit(0)
+
+
+def _child_main(fd: int) -> None:
+    """Worker main loop: answer requests until the socket closes or ``None`` arrives."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _limit_memory()
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    conn = Connection(fd)
+    from tools import dispatch
+
+    conn.send(("ready", os.getpid()))
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        if request is None:
+            return
+        request_id, tool, kwargs = request
+        result = dispatch.compute(tool, kwargs)
+        try:
+            conn.send((request_id, result))
+        except (EOFError, OSError):
+            return
+        except Exception:
+            fallback = ToolResult(
+                ok=result.ok,
+                value=None,
+                text=result.text,
+                error=result.error or None,
+                tool=result.tool,
+                input=result.input,
+            )
+            conn.send((request_id, fallback))
+
+
+# ---------------------------------------------------------------------------------------------
+# Parent side
+
+
+class _Worker:
+    """One child process and our end of its socket."""
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair()
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p
+        )
+        debug = env.get(DEBUG_ENV, "").strip().lower() in {"1", "true", "yes"}
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", _CHILD_CODE, str(theirs.fileno())],
+                pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=None if debug else subprocess.DEVNULL,
+                env=env,
+            )
+        finally:
+            theirs.close()
+        self.conn = Connection(ours.detach())
+        self.ready = False
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def wait_ready(self, timeout: float) -> bool:
+        if self.ready:
+            return True
+        try:
+            if not self.conn.poll(timeout):
+                return False
+            message = self.conn.recv()
+        except (EOFError, OSError):
+            return False
+        self.ready = isinstance(message, tuple) and message[:1] == ("ready",)
+        return self.ready
+
+    def stop(self, graceful: bool = False) -> None:
+        if graceful and self.alive():
+            with contextlib.suppress(OSError, ValueError):
+                self.conn.send(None)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(0.5)
+        with contextlib.suppress(OSError):
+            self.conn.close()
+        if self.alive():
+            self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(2)
+
+
+_lock = threading.Lock()
+_worker: _Worker | None = None
+_owner_pid = os.getpid()
+_ids = itertools.count(1)
+_in_process = os.environ.get(IN_PROCESS_ENV, "").strip().lower() in {"1", "true", "yes"}
+
+
+def _current() -> _Worker:
+    """The live worker, starting one if needed (caller holds the lock)."""
+    global _worker, _owner_pid
+    if _owner_pid != os.getpid():
+        _worker, _owner_pid = None, os.getpid()
+    if _worker is not None and not _worker.alive():
+        _worker.stop()
+        _worker = None
+    if _worker is None:
+        _worker = _Worker()
+    return _worker
+
+
+def _replace(worker: _Worker) -> None:
+    """Kill a worker and start its successor right away (caller holds the lock)."""
+    global _worker
+    worker.stop()
+    _worker = None
+    try:
+        _worker = _Worker()
+    except Exception:
+        _worker = None
+
+
+def set_in_process(enabled: bool) -> None:
+    """Run tools in this process (no time limit). For debugging and profiling only."""
+    global _in_process
+    _in_process = bool(enabled)
+
+
+def warm_up(wait: bool = False) -> None:
+    """Start the worker now so the first real call does not pay for the start-up."""
+    if _in_process:
+        return
+    with _lock:
+        worker = _current()
+        if wait:
+            worker.wait_ready(START_TIMEOUT)
+
+
+def worker_pid() -> int | None:
+    """Process id of the current worker (for tests and diagnostics)."""
+    with _lock:
+        return _worker.process.pid if _worker is not None else None
+
+
+def call(tool: str, kwargs: dict[str, Any], timeout: float | None = None) -> ToolResult:
+    """Run ``tool`` in the worker within ``timeout`` seconds; raises ToolTimeout past it."""
+    from tools import dispatch
+
+    if _in_process:
+        return dispatch.compute(tool, kwargs)
+    seconds = limits.get_timeout(timeout)
+    with _lock:
+        worker = _current()
+        if not worker.wait_ready(START_TIMEOUT):
+            _replace(worker)
+            return ToolResult.failure(
+                tool,
+                dispatch.summarize(tool, kwargs),
+                "The math engine did not start in time; please try again.",
+            )
+        request_id = next(_ids)
+        try:
+            worker.conn.send((request_id, tool, kwargs))
+            deadline = time.monotonic() + seconds
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not worker.conn.poll(remaining):
+                    _replace(worker)
+                    what = _WHAT.get(tool, f"The {tool}")
+                    raise ToolTimeout(
+                        f"{what} took too long (over {seconds:g} s) and was stopped; try a "
+                        "simpler input or split the problem."
+                    )
+                answer_id, result = worker.conn.recv()
+                if answer_id == request_id:
+                    return result
+        except (EOFError, OSError):
+            _replace(worker)
+            return ToolResult.failure(
+                tool,
+                dispatch.summarize(tool, kwargs),
+                "The math engine crashed on this input (it may have run out of memory); "
+                "try a smaller or simpler input.",
+            )
+        except ToolTimeout:
+            raise
+        except BaseException:
+            _replace(worker)
+            raise
+
+
+def shutdown() -> None:
+    """Stop the worker (registered with atexit; safe to call more than once)."""
+    global _worker
+    acquired = _lock.acquire(timeout=1.0)
+    try:
+        if _worker is not None and _owner_pid == os.getpid():
+            _worker.stop(graceful=True)
+        _worker = None
+    finally:
+        if acquired:
+            _lock.release()
+
+
+def _after_fork_in_child() -> None:
+    global _worker, _lock, _owner_pid
+    _worker = None
+    _lock = threading.Lock()
+    _owner_pid = os.getpid()
+
+
+atexit.register(shutdown)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
