@@ -37,12 +37,21 @@ def run_tool(step: ToolStep) -> ToolResult:
     return ToolResult.failure("unknown", repr(step), f"Unknown tool call: {step!r}")
 
 
+MAX_EVALUATION_POINTS = 20
+
+
 def _evaluate_points(step: QuadraticEvaluator) -> ToolResult:
-    """One evaluation per requested point, reported together."""
+    """One evaluation per requested point, reported together (a bounded number of points)."""
     points = step.at or []
     if not points:
         return ToolResult.failure(
             "evaluate", step.expression, "No value to substitute was given: say where to evaluate."
+        )
+    if len(points) > MAX_EVALUATION_POINTS:
+        return ToolResult.failure(
+            "evaluate",
+            step.expression,
+            f"Too many points ({len(points)}): evaluate at most {MAX_EVALUATION_POINTS} at once.",
         )
     results = [tools.evaluate(step.expression, point, step.variable) for point in points]
     if len(results) == 1:

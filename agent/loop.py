@@ -20,7 +20,7 @@ from agent.errors import AgentError, TurnCancelled
 from agent.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, to_chat_list
 from agent.model import MathModel
 from agent.session import Session
-from agent.strategies.base import CompactionInput, ContextStrategy, Trigger
+from agent.strategies.base import Compaction, CompactionInput, ContextStrategy, Trigger
 from agent.transcript import CompactionRecord, ErrorRecord
 from baml_client.types import MessageToUser
 
@@ -165,12 +165,17 @@ class Agent:
 
     def compact(self, trigger: Trigger) -> CompactionRecord | None:
         """Ask the strategy to compact; record what it did (or, when asked by hand, why not)."""
-        decision = self.strategy.compact(
-            CompactionInput(working=list(self.session.working), trigger=trigger, model=self.model)
-        )
+        try:
+            decision = self.strategy.compact(
+                CompactionInput(
+                    working=list(self.session.working), trigger=trigger, model=self.model
+                )
+            )
+        except Exception as exc:  # a faulty strategy keeps the history, never ends the turn
+            decision = Compaction(None, f"strategy error, history kept: {exc}", failed=True)
         if decision.working is not None:
             return self.session.apply_compaction(
-                decision.working, self.strategy.name, decision.reason
+                decision.working, self.strategy.name, decision.reason, decision.failed
             )
         if trigger == "manual" or decision.failed:
             record = CompactionRecord(
@@ -181,6 +186,7 @@ class Agent:
                 tokens_before=0,
                 tokens_after=0,
                 reason=decision.reason,
+                failed=decision.failed,
             )
             self.session.record(record)
             return record

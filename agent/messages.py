@@ -17,14 +17,34 @@ calling accept only system / user / assistant.
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, Field, TypeAdapter
 
 from baml_client.types import ChatMessage
 
 TaskStatusName = Literal["COMPLETED", "PROCESSING"]
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_unicode(text: str) -> str:
+    """Replace lone surrogates (undecodable input) so every message can be saved and sent."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def _valid_unicode_values(value: Any) -> Any:
+    if isinstance(value, str):
+        return valid_unicode(value)
+    if isinstance(value, list):
+        return [_valid_unicode_values(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _valid_unicode_values(v) for k, v in value.items()}
+    return value
+
+
+Text = Annotated[str, AfterValidator(valid_unicode)]
 
 
 def _now() -> datetime:
@@ -38,7 +58,7 @@ class _Base(BaseModel):
 
 class UserMessage(_Base):
     kind: Literal["user"] = "user"
-    text: str
+    text: Text
 
 
 class ToolCall(_Base):
@@ -47,7 +67,7 @@ class ToolCall(_Base):
     kind: Literal["tool_call"] = "tool_call"
     call_id: str
     tool: str
-    arguments: dict[str, Any]
+    arguments: Annotated[dict[str, Any], AfterValidator(_valid_unicode_values)]
 
 
 class ToolResultMessage(_Base):
@@ -57,21 +77,21 @@ class ToolResultMessage(_Base):
     call_id: str
     tool: str
     ok: bool
-    text: str
+    text: Text
 
 
 class AssistantMessage(_Base):
     """A `MessageToUser`: an answer (COMPLETED) or a question back (PROCESSING)."""
 
     kind: Literal["assistant"] = "assistant"
-    text: str
+    text: Text
     task_status: TaskStatusName
 
 
 class SummaryExchangeRecord(BaseModel):
     model_config = {"frozen": True}
-    question: str
-    answer: str
+    question: Text
+    answer: Text
 
 
 class SummaryMessage(_Base):

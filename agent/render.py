@@ -6,6 +6,7 @@ terminal, rich drops colour by itself, so piped output stays plain text.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from rich.console import Console
@@ -27,6 +28,14 @@ from agent.store import SessionInfo
 from agent.transcript import CompactionRecord, Entry, ErrorRecord
 from agent.usage import UsageLedger
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def shown(text: str) -> str:
+    """Text from the model, a tool or the user, safe to print: no terminal control sequences
+    (a reply could otherwise clear the screen or retitle the terminal) and no rich markup."""
+    return escape(_CONTROL.sub("", text))
+
 
 def format_call(call: ToolCall) -> str:
     args = ", ".join(f"{k}={v!r}" for k, v in call.arguments.items() if v is not None)
@@ -35,18 +44,18 @@ def format_call(call: ToolCall) -> str:
 
 def print_tool_run(console: Console, call: ToolCall, result: ToolResultMessage) -> None:
     mark = "[green]✓[/]" if result.ok else "[red]✗[/]"
-    console.print(f"  {mark} [dim]{escape(format_call(call))} → {escape(result.text)}[/]")
+    console.print(f"  {mark} [dim]{shown(format_call(call))} → {shown(result.text)}[/]")
 
 
 def print_turn(console: Console, result: TurnResult, details: bool = True) -> None:
     """The answer, then (with details) one dim line of accounting."""
     if result.error:
-        console.print(f"[red]{escape(result.error)}[/]")
+        console.print(f"[red]{shown(result.error)}[/]")
         return
     if result.reply is None:
         return
     style = "bold" if result.reply.task_status == "COMPLETED" else "yellow"
-    console.print(f"[{style}]{escape(result.reply.text)}[/]")
+    console.print(f"[{style}]{shown(result.reply.text)}[/]")
     if not details:
         return
     parts = [
@@ -104,7 +113,7 @@ def print_history(console: Console, session: Session) -> None:
     working.add_column("content")
     for i, message in enumerate(session.working, 1):
         role, text = _describe_message(message)
-        working.add_row(str(i), role, escape(text))
+        working.add_row(str(i), role, shown(text))
     console.print(working)
     transcript = Table(
         title=f"Full transcript: {len(session.transcript)} entries (nothing is ever removed)",
@@ -115,7 +124,7 @@ def print_history(console: Console, session: Session) -> None:
     transcript.add_column("content")
     for entry in session.transcript.entries:
         kind, text = _describe_entry(entry)
-        transcript.add_row(entry.at.astimezone().strftime("%H:%M:%S"), kind, escape(text))
+        transcript.add_row(entry.at.astimezone().strftime("%H:%M:%S"), kind, shown(text))
     console.print(transcript)
 
 
@@ -147,7 +156,7 @@ def print_sessions(
             else ("open elsewhere" if info.open_elsewhere else "")
         )
         table.add_row(
-            escape(info.name),
+            shown(info.name),
             info.updated_at[:19].replace("T", " "),
             str(info.turns),
             str(info.entries),

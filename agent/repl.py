@@ -25,6 +25,7 @@ from agent.render import (
     print_tokens,
     print_tool_run,
     print_turn,
+    shown,
 )
 from agent.runtime import Runtime
 from agent.strategies import STRATEGIES, make_strategy
@@ -114,7 +115,7 @@ class Repl:
         elif name == "/export":
             self._export(arg)
         else:
-            self.console.print(f"Unknown command {escape(name)}; /help lists the commands.")
+            self.console.print(f"Unknown command {shown(name)}; /help lists the commands.")
         return True
 
     def _strategy(self, name: str) -> None:

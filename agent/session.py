@@ -38,7 +38,7 @@ class Session:
         del self.working[length:]
 
     def apply_compaction(
-        self, new_working: list[Message], strategy: str, reason: str
+        self, new_working: list[Message], strategy: str, reason: str, failed: bool = False
     ) -> CompactionRecord:
         record = CompactionRecord(
             strategy=strategy,
@@ -48,6 +48,7 @@ class Session:
             tokens_before=context_tokens(self.working),
             tokens_after=context_tokens(new_working),
             reason=reason,
+            failed=failed,
         )
         new_summaries = [
             m

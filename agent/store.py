@@ -315,7 +315,7 @@ class SessionStore:
             try:
                 self.save(agent.session, agent.model.ledger, agent.strategy.name, turn_complete)
                 self.last_error = None
-            except sqlite3.Error as exc:
+            except Exception as exc:  # disk full, locked database, unserialisable entry
                 self.last_error = (
                     f"Could not save the session to {self.path}: {str(exc).rstrip('.')}."
                 )

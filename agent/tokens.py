@@ -43,11 +43,27 @@ def _get_encoding() -> bpe_openai.Encoding:
     return _encoding
 
 
+_CHUNK_CHARS = 200_000
+
+
 def count_text(text: str) -> int:
     """Tokens in `text`, treating special-token markers as plain text (users may type them)."""
     if not text:
         return 0
-    return len(_get_encoding().encode_ordinary(text))
+    encoding = _get_encoding()
+    if len(text) <= _CHUNK_CHARS:
+        return len(encoding.encode_ordinary(text))
+    # The tokenizer refuses inputs of a million characters or more; count long text in
+    # chunks cut at whitespace, which changes the count by at most a token per cut.
+    total, start = 0, 0
+    while start < len(text):
+        end = min(start + _CHUNK_CHARS, len(text))
+        if end < len(text):
+            cut = text.rfind(" ", start + _CHUNK_CHARS // 2, end)
+            end = cut if cut > start else end
+        total += len(encoding.encode_ordinary(text[start:end]))
+        start = end
+    return total
 
 
 def _content_text(content: Any) -> str:

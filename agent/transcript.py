@@ -38,6 +38,9 @@ class CompactionRecord(BaseModel):
     tokens_before: int
     tokens_after: int
     reason: str = ""
+    # True when the strategy rejected its own result (e.g. a summary missing a fact) and kept
+    # the history or fell back to a safer compaction; `reason` says which.
+    failed: bool = False
 
 
 class ErrorRecord(BaseModel):

@@ -16,7 +16,10 @@ STRATEGIES: dict[str, Callable[[], ContextStrategy]] = {
     "structural": StructuralStrategy,
     "budget": BudgetStrategy,
 }
-DEFAULT_STRATEGY = "summarize"
+# structural: no extra LLM call, every finished task stays visible as one exact line, and the
+# small local model summarizes poorly. `budget` is cheaper still on long sessions but shows
+# the model only the lines a request refers to; `summarize` is the reference design.
+DEFAULT_STRATEGY = "structural"
 
 
 def make_strategy(name: str) -> ContextStrategy:

@@ -1,0 +1,230 @@
+"""The benchmark's results as JSON, a table, the targets, and a plot."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent.bench.runner import RunResult
+
+# The issue's targets.
+TOKEN_TARGETS = {"long-30": 0.35, "long-100": 0.15}
+GROWTH_TARGET = 1.3
+GROWTH_STRATEGY = "budget"
+OVERHEAD_TARGET_MS = 5.0
+MATPLOTLIB_HINT = (
+    "--plot needs matplotlib, which is not installed: pip install matplotlib "
+    "(or the project's optional extra: pip install 'math-agent[bench]')."
+)
+
+Results = dict[str, dict[str, RunResult]]  # scenario -> strategy -> result
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    goal: str
+    measured: str
+    met: bool | None  # None: not measured in this run (filtered out)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"target": self.name, "goal": self.goal, "measured": self.measured, "met": self.met}
+
+
+def net_vs_none(results: Results, scenario: str, strategy: str) -> float | None:
+    runs = results[scenario]
+    if "none" not in runs or not runs["none"].input_tokens:
+        return None
+    return runs[strategy].input_tokens / runs["none"].input_tokens
+
+
+def floor_tokens(results: Results, scenario: str) -> int:
+    runs = list(results[scenario].values())
+    return runs[0].floor_input_tokens if runs else 0
+
+
+def slope_per_task(run: RunResult, tasks: int) -> float:
+    """Least-squares growth of the prompt, in tokens per task, over the session."""
+    series = run.prompt_series
+    if len(series) < 2 or tasks < 2:
+        return 0.0
+    xs = [i * tasks / len(series) for i in range(len(series))]
+    return statistics.linear_regression(xs, series).slope
+
+
+def targets(results: Results, task_counts: dict[str, int]) -> list[Target]:
+    found: list[Target] = []
+    for scenario, limit in TOKEN_TARGETS.items():
+        goal = f"best strategy with 100% retention <= {limit:.0%} of none's input tokens"
+        runs = results.get(scenario, {})
+        eligible = [
+            (net, name)
+            for name, run in runs.items()
+            if name != "none"
+            and run.retention == 1.0
+            and (net := net_vs_none(results, scenario, name)) is not None
+        ]
+        if not eligible:
+            found.append(Target(f"tokens {scenario}", goal, "not run", None))
+            continue
+        net, name = min(eligible)
+        found.append(Target(f"tokens {scenario}", goal, f"{name}: {net:.1%}", net <= limit))
+    short, long = results.get("long-30", {}), results.get("long-100", {})
+    for name in sorted(set(short) & set(long)):
+        ratio = long[name].peak_prompt_tokens / max(1, short[name].peak_prompt_tokens)
+        slope = slope_per_task(long[name], task_counts.get("long-100", 100))
+        measured = f"peak x{ratio:.2f} (long-100 vs long-30), slope {slope:+.1f} tokens/task"
+        if name == GROWTH_STRATEGY:
+            goal = f"peak prompt in long-100 within {GROWTH_TARGET}x of long-30"
+            found.append(Target(f"growth {name}", goal, measured, ratio <= GROWTH_TARGET))
+        else:
+            found.append(Target(f"growth {name}", "report the slope", measured, None))
+    overheads = [
+        v for runs in results.values() for run in runs.values() for v in run.step_overhead_ms
+    ]
+    if overheads:
+        median = statistics.median(overheads)
+        found.append(
+            Target(
+                "agent overhead",
+                f"median per LLM step < {OVERHEAD_TARGET_MS:g} ms (excl. model and SymPy)",
+                f"{median:.2f} ms median, {max(overheads):.2f} ms max over {len(overheads)} turns",
+                median < OVERHEAD_TARGET_MS,
+            )
+        )
+    return found
+
+
+def as_json(results: Results, task_counts: dict[str, int]) -> dict[str, Any]:
+    scenarios: dict[str, Any] = {}
+    for scenario, runs in results.items():
+        floor = floor_tokens(results, scenario)
+        scenarios[scenario] = {
+            name: {
+                "input_tokens": run.input_tokens,
+                "output_tokens": run.output_tokens,
+                "summarizer_input_tokens": run.summarizer_input_tokens,
+                "summarizer_output_tokens": run.summarizer_output_tokens,
+                "summarizer_share": (
+                    run.summarizer_input_tokens / run.input_tokens if run.input_tokens else 0.0
+                ),
+                "llm_calls": run.llm_calls,
+                "peak_prompt_tokens": run.peak_prompt_tokens,
+                "retention": run.retention,
+                "back_references": run.back_references,
+                "net_vs_none": net_vs_none(results, scenario, name),
+                "floor_input_tokens": floor,
+                "vs_floor": run.input_tokens / floor if floor else None,
+                "compactions": run.compactions,
+                "compaction_refusals": run.compaction_refusals,
+                "overhead_median_ms": round(run.overhead_median_ms, 3),
+                "overhead_p95_ms": round(run.overhead_p95_ms, 3),
+                "errors": run.errors,
+                "not_retained": run.lost,
+                "prompt_tokens_per_call": run.prompt_series,
+                "calls": run.calls,
+            }
+            for name, run in runs.items()
+        }
+    return {
+        "scenarios": scenarios,
+        "floor_input_tokens": {s: floor_tokens(results, s) for s in results},
+        "targets": [t.as_json() for t in targets(results, task_counts)],
+    }
+
+
+def print_table(
+    results: Results, task_counts: dict[str, int], descriptions: dict[str, str]
+) -> None:
+    import sys
+
+    from rich.console import Console
+    from rich.table import Table
+
+    # Piped output would be cut to 80 columns; the table needs about 140.
+    console = Console() if sys.stdout.isatty() else Console(width=150)
+    for scenario, runs in results.items():
+        floor = floor_tokens(results, scenario)
+        table = Table(
+            title=f"{scenario}: {descriptions.get(scenario, '')}",
+            caption=f"floor = system prompt + schema + the current task + the facts it needs, "
+            f"summed over the MathChat calls: {floor:,} input tokens. summarizer in/out: its "
+            "tokens (included in input/output) and its share of the input. peak: largest "
+            "MathChat prompt.",
+        )
+        for column in (
+            "strategy", "input", "output", "summarizer in/out", "calls", "in/call", "peak",
+            "retention", "vs none", "vs floor", "overhead/step",
+        ):  # fmt: skip
+            table.add_column(column, justify="left" if column == "strategy" else "right")
+        for name, run in runs.items():
+            net = net_vs_none(results, scenario, name)
+            table.add_row(
+                name,
+                f"{run.input_tokens:,}",
+                f"{run.output_tokens:,}",
+                f"{run.summarizer_input_tokens:,}/{run.summarizer_output_tokens:,}"
+                + (
+                    f" ={run.summarizer_input_tokens / run.input_tokens:.0%}"
+                    if run.summarizer_input_tokens
+                    else ""
+                ),
+                str(run.llm_calls),
+                f"{run.input_tokens // max(1, run.llm_calls):,}",
+                f"{run.peak_prompt_tokens:,}",
+                f"{run.retention:.0%} ({run.retained}/{run.back_references})",
+                "-" if net is None else f"{net:.1%}",
+                f"{run.input_tokens / floor:.2f}x" if floor else "-",
+                f"{run.overhead_median_ms:.2f} ms",
+            )
+        console.print(table)
+        for name, run in runs.items():
+            for problem in [*run.errors, *(f"not retained: {x}" for x in run.lost)][:5]:
+                console.print(f"  {name}: {problem}", markup=False, highlight=False)
+    checks = targets(results, task_counts)
+    if checks:
+        table = Table(title="targets")
+        for column in ("target", "goal", "measured", "met"):
+            table.add_column(column)
+        for check in checks:
+            met = {True: "[green]yes[/]", False: "[red]no[/]", None: "-"}[check.met]
+            table.add_row(check.name, check.goal, check.measured, met)
+        console.print(table)
+
+
+def plot(results: Results, path: Path) -> bool:
+    """Prompt tokens per MathChat call, one line per strategy; False if matplotlib is missing."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    figure, axes = plt.subplots(
+        len(results), 1, figsize=(10, 3.6 * len(results)), squeeze=False, constrained_layout=True
+    )
+    for axis, (scenario, runs) in zip(axes[:, 0], results.items(), strict=True):
+        for index, (name, run) in enumerate(runs.items()):
+            # Distinct dashes, so strategies that send the same prompts stay visible.
+            style = ("-", "--", "-.", ":")[index % 4]
+            xs = range(1, len(run.prompt_series) + 1)
+            axis.plot(xs, run.prompt_series, linestyle=style, linewidth=1.4, label=name)
+        first = next(iter(runs.values()), None)
+        if first is not None:
+            axis.plot(
+                range(1, len(first.floor_series) + 1),
+                first.floor_series,
+                color="black",
+                linewidth=0.6,
+                label="floor",
+            )
+        axis.set_title(f"{scenario}: prompt tokens per MathChat call (summarizer calls not shown)")
+        axis.set_xlabel("MathChat call")
+        axis.set_ylabel("prompt tokens")
+        axis.legend()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return True

@@ -1,0 +1,140 @@
+"""Strategies through the real generated BAML client, against a local scripted server.
+
+The summarizer's failures here are real ones: a reply BAML cannot parse, an HTTP error, a
+summary that drops a root. The history must survive each, and the reason must be recorded.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from agent.loop import Agent
+from agent.messages import SummaryMessage, ToolCall
+from agent.model import BamlMathModel
+from agent.providers import Provider
+from agent.replay import Fault, ScriptedResponder, serve
+from agent.strategies import make_strategy
+from agent.strategies.common import history_texts
+from agent.strategies.facts import missing_facts
+from agent.strategies.prompt_tokens import meter
+from agent.tasks import unpaired_tool_messages
+from agent.tokens import count_messages
+from agent.transcript import CompactionRecord
+
+pytestmark = pytest.mark.timeout(120)
+
+SUMMARIZER_MARK = "You compact the history of a math chat"
+CHAT = {
+    "solve x^2 + 5*x + 6 = 0": [
+        json.dumps({"tool": "solve", "equation": "x^2 + 5*x + 6 = 0"}),
+        json.dumps(
+            {
+                "tool": "message_to_user",
+                "response": "The roots are x = -3 and x = -2.",
+                "task_status": "COMPLETED",
+            }
+        ),
+    ],
+}
+
+
+def chat_reply(messages: list[dict[str, Any]]) -> str:
+    """Reply by the latest user message and the tool results after it."""
+    results = 0
+    for message in reversed(messages):
+        if message["role"] != "user":
+            continue
+        if message["content"].startswith(("Tool result", "Tool error")):
+            results += 1
+            continue
+        return CHAT[message["content"]][results]
+    raise AssertionError("no user message")
+
+
+@contextmanager
+def agent_with(strategy: str, summarizer: Callable[[], str | Fault]) -> Iterator[tuple[Agent, Any]]:
+    def respond(messages: list[dict[str, Any]]) -> str | Fault:
+        if SUMMARIZER_MARK in messages[0]["content"]:
+            return summarizer()
+        return chat_reply(messages)
+
+    with serve(ScriptedResponder(respond)) as server:
+        provider = Provider("scripted", server.base_url, "scripted", None, "test", retries=False)
+        model = BamlMathModel(provider.client_registry(), provider.base_url)
+        yield Agent(model, make_strategy(strategy)), server
+
+
+def summary_json(*pairs: tuple[str, str]) -> str:
+    return json.dumps({"exchanges": [{"question": q, "answer": a} for q, a in pairs]})
+
+
+def test_a_good_summary_replaces_the_task() -> None:
+    good = summary_json(("solve x^2 + 5*x + 6 = 0", "x = -3, x = -2"))
+    with agent_with("summarize", lambda: good) as (agent, server):
+        result = agent.run_turn("solve x^2 + 5*x + 6 = 0")
+    assert result.compaction is not None and result.compaction.applied
+    assert result.compaction.reason == "summarized 1 task(s)"
+    assert agent.model.ledger.count("SummarizeContext") == 1
+    # Every call, the summarizer's included, went through the Collector into the ledger.
+    assert agent.model.ledger.totals()[0] == sum(
+        count_messages(r["messages"]) for r in server.requests
+    )
+
+
+@pytest.mark.parametrize(
+    ("reply", "why"),
+    [
+        ("I am sorry, I cannot summarize this conversation.", "could not be parsed"),
+        (json.dumps({"exchanges": []}), "no exchanges"),
+        (summary_json(("solve x^2 + 5*x + 6 = 0", "x = -3")), "dropped 1 fact(s)"),
+        (summary_json(("solve x^2 + 5*x + 6 = 0", "roots x = -3, x = -2. " * 40)), "not shorter"),
+    ],
+)
+def test_a_rejected_summary_falls_back_to_structural(reply: str, why: str) -> None:
+    with agent_with("summarize", lambda: reply) as (agent, _):
+        result = agent.run_turn("solve x^2 + 5*x + 6 = 0")
+    record = result.compaction
+    assert result.ok and record is not None and record.applied
+    assert why in record.reason and "folded structurally" in record.reason
+    (summary,) = agent.session.working
+    assert isinstance(summary, SummaryMessage)
+    assert missing_facts(["-3", "-2"], history_texts(agent.session.working)) == []
+    assert "sorry" not in summary.text and "rejected" not in summary.text
+    assert agent.model.ledger.count("SummarizeContext") == 1
+
+
+def test_a_summarizer_http_error_keeps_the_history() -> None:
+    with agent_with("summarize", lambda: Fault(status=500)) as (agent, _):
+        result = agent.run_turn("solve x^2 + 5*x + 6 = 0")
+    record = result.compaction
+    assert result.ok and record is not None and not record.applied
+    assert "summarizer failed, history kept" in record.reason and "HTTP 500" in record.reason
+    assert [m.kind for m in agent.session.working] == [
+        "user",
+        "tool_call",
+        "tool_result",
+        "assistant",
+    ]
+    assert unpaired_tool_messages(agent.session.working) == []
+    assert isinstance(agent.session.transcript.entries[-1], CompactionRecord)
+
+
+def test_structural_and_budget_make_no_llm_call_to_compact() -> None:
+    for name in ("structural", "budget"):
+        with agent_with(name, lambda: pytest.fail("no summarizer call expected")) as (agent, _):
+            agent.run_turn("solve x^2 + 5*x + 6 = 0")
+        assert agent.model.ledger.count("SummarizeContext") == 0
+        assert agent.model.ledger.count("MathChat") == 2
+
+
+def test_prompt_meter_matches_what_the_server_received() -> None:
+    with agent_with("none", lambda: summary_json(("q", "a"))) as (agent, server):
+        agent.run_turn("solve x^2 + 5*x + 6 = 0")
+        working = [m for m in agent.session.working if not isinstance(m, ToolCall)][:1]
+    first = server.requests[0]["messages"]
+    assert meter().exact(working) == count_messages(first)
