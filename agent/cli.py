@@ -23,6 +23,11 @@ def _add_runtime_flags(parser: argparse.ArgumentParser) -> None:
         help=f"context strategy (default: the resumed session's, else {DEFAULT_STRATEGY})",
     )
     parser.add_argument(
+        "--facts",
+        action="store_true",
+        help="remember durable user facts and preferences (one extra LLM call per message)",
+    )
+    parser.add_argument(
         "--no-compact", action="store_true", help="never compact the working context"
     )
     parser.add_argument("--base-url", help="OpenAI-compatible endpoint (overrides the environment)")
@@ -86,9 +91,10 @@ def main(argv: list[str] | None = None) -> int:
     from agent.errors import AgentError
     from agent.repl import ask, chat
     from agent.runtime import RuntimeOptions, build_runtime
+    from agent.strategies import DEFAULT_STRATEGY
 
     options = RuntimeOptions(
-        strategy=args.strategy,
+        strategy=(f"{args.strategy or DEFAULT_STRATEGY}+facts" if args.facts else args.strategy),
         compaction=not args.no_compact,
         base_url=args.base_url,
         model=args.model,

@@ -100,6 +100,12 @@ class Agent:
         self.session.append(user)
         result = TurnResult(reply=None)
         try:
+            observe = getattr(self.strategy, "observe_user_message", None)
+            if observe is not None:
+                # e.g. FactsMemory: ExtractUserFacts, one LLM call; it never raises.
+                observe(user, self.model)
+            if cancel.cancelled:
+                raise TurnCancelled()
             result.reply = self._steps(user, cancel, result, on_tool)
         except AgentError as exc:
             self._fail(start_length, result, exc.message)

@@ -24,6 +24,7 @@ from baml_client.types import (
     QuadraticDerivative,
     QuadraticEvaluator,
     QuadraticSolver,
+    UserFactChanges,
 )
 
 ToolStep = QuadraticSolver | QuadraticDerivative | QuadraticEvaluator | IntegralSolver
@@ -41,9 +42,14 @@ class MathModel(Protocol):
         """SummarizeContext: terse question/answer pairs for finished tasks."""
         ...
 
+    def extract_user_facts(self, known: list[str], message: str) -> UserFactChanges:
+        """ExtractUserFacts: add/update/forget operations on the user's durable facts."""
+        ...
+
 
 class BamlMathModel:
-    """MathChat and SummarizeContext through one ClientRegistry and one Collector."""
+    """MathChat, SummarizeContext and ExtractUserFacts through one ClientRegistry and one
+    Collector."""
 
     def __init__(self, registry: ClientRegistry, endpoint: str, ledger: UsageLedger | None = None):
         self.collector = Collector(name="math-agent")
@@ -84,3 +90,12 @@ class BamlMathModel:
             raise explain_llm_error(exc, self.endpoint) from exc
         finally:
             self._record("SummarizeContext", started, logs_before)
+
+    def extract_user_facts(self, known: list[str], message: str) -> UserFactChanges:
+        started, logs_before = time.perf_counter(), len(self.collector.logs)
+        try:
+            return self._client.ExtractUserFacts(known, message)
+        except Exception as exc:
+            raise explain_llm_error(exc, self.endpoint) from exc
+        finally:
+            self._record("ExtractUserFacts", started, logs_before)

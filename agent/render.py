@@ -134,7 +134,8 @@ def print_tokens(console: Console, ledger: UsageLedger) -> None:
     table.add_column("calls", justify="right")
     table.add_column("input", justify="right")
     table.add_column("output", justify="right")
-    for function in ("MathChat", "SummarizeContext"):
+    functions = dict.fromkeys(["MathChat", "SummarizeContext", *(c.function for c in ledger.calls)])
+    for function in functions:
         calls = ledger.count(function)
         tokens_in, tokens_out = ledger.totals(function)
         table.add_row(function, str(calls), str(tokens_in), str(tokens_out))

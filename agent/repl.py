@@ -38,7 +38,11 @@ Commands:
   /tokens            token use per LLM function and in total
   /compact           compact finished tasks now, with the current strategy
   /undo-compact      restore the working context from before the last compaction
-  /strategy [NAME]   show or switch the context strategy ({strategies})
+  /strategy [NAME]   show or switch the context strategy ({strategies}; NAME+facts
+                     adds the user-facts memory, e.g. structural+facts)
+  /facts             what the assistant remembers about you (with +facts)
+  /forget N          forget remembered fact N
+  /pin [N]           keep the latest (or N-th) finished task verbatim (strategy scored)
   /sessions          saved sessions (resume one with: math-agent chat --session NAME)
   /export FILE.md    write the full transcript as Markdown
   /exit              leave (Ctrl-D works too); Ctrl-C cancels the current answer
@@ -110,6 +114,12 @@ class Repl:
             )
         elif name == "/strategy":
             self._strategy(arg)
+        elif name == "/facts":
+            self._facts()
+        elif name == "/forget":
+            self._forget(arg)
+        elif name == "/pin":
+            self._pin(arg)
         elif name == "/sessions":
             self._sessions()
         elif name == "/export":
@@ -129,6 +139,39 @@ class Repl:
             return
         self.agent.checkpoint()
         self.console.print(f"Context strategy is now {name}.")
+
+    def _facts(self) -> None:
+        describe = getattr(self.agent.strategy, "describe", None)
+        if describe is None:
+            self.console.print(
+                "No facts memory in this strategy; switch with /strategy "
+                f"{self.agent.strategy.name}+facts"
+            )
+            return
+        self.console.print(escape(describe()))
+
+    def _forget(self, arg: str) -> None:
+        forget = getattr(self.agent.strategy, "forget", None)
+        if forget is None:
+            self.console.print("No facts memory in this strategy (see /facts).")
+            return
+        if not arg.isdigit():
+            self.console.print("Say which: /forget N (numbers as /facts shows them)")
+            return
+        self.console.print(escape(forget(int(arg))))
+        self.agent.checkpoint()
+
+    def _pin(self, arg: str) -> None:
+        strategy = self.agent.strategy
+        pin = getattr(getattr(strategy, "inner", strategy), "pin", None)
+        if pin is None:
+            self.console.print("Pinning needs the scored strategy: /strategy scored")
+            return
+        if arg and not arg.isdigit():
+            self.console.print("Say which: /pin, or /pin N for the N-th finished task")
+            return
+        self.console.print(escape(pin(self.agent.session.working, int(arg) if arg else None)))
+        self.agent.checkpoint()
 
     def _sessions(self) -> None:
         store = self.runtime.store

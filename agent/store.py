@@ -17,10 +17,10 @@ import os
 import socket
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agent.messages import MESSAGES_ADAPTER
 from agent.session import Session
@@ -39,6 +39,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     working TEXT NOT NULL DEFAULT '[]',
     undo TEXT NOT NULL DEFAULT '[]',
     turns INTEGER NOT NULL DEFAULT 0,
+    strategy_state TEXT NOT NULL DEFAULT '{}',
     owner_pid INTEGER,
     owner_host TEXT
 );
@@ -94,6 +95,8 @@ class LoadedSession:
     strategy: str
     resumed: bool
     interrupted: bool
+    # What a stateful strategy keeps beyond the history (remembered user facts, pins).
+    strategy_state: dict[str, Any] = field(default_factory=dict)
 
 
 def _pid_alive(pid: int) -> bool:
@@ -138,7 +141,8 @@ class SessionStore:
         db.execute("BEGIN IMMEDIATE")
         try:
             row = db.execute(
-                "SELECT strategy, working, undo, owner_pid, owner_host FROM sessions WHERE name = ?",
+                "SELECT strategy, working, undo, owner_pid, owner_host, strategy_state"
+                " FROM sessions WHERE name = ?",
                 (name,),
             ).fetchone()
             if row is None:
@@ -150,7 +154,7 @@ class SessionStore:
                 db.execute("COMMIT")
                 self.name = name
                 return LoadedSession(Session(), UsageLedger(), strategy, False, False)
-            saved_strategy, working_json, undo_json, owner_pid, owner_host = row
+            saved_strategy, working_json, undo_json, owner_pid, owner_host, state_json = row
             if (
                 owner_pid is not None
                 and owner_pid != os.getpid()
@@ -170,7 +174,9 @@ class SessionStore:
             db.execute("ROLLBACK")
             raise
         self.name = name
-        return self._load(name, saved_strategy, working_json, undo_json)
+        loaded = self._load(name, saved_strategy, working_json, undo_json)
+        loaded.strategy_state = json.loads(state_json)
+        return loaded
 
     def _load(self, name: str, strategy: str, working_json: str, undo_json: str) -> LoadedSession:
         entries = [
@@ -224,7 +230,12 @@ class SessionStore:
     # -- saving -------------------------------------------------------------------------------
 
     def save(
-        self, session: Session, ledger: UsageLedger, strategy: str, turn_complete: bool
+        self,
+        session: Session,
+        ledger: UsageLedger,
+        strategy: str,
+        turn_complete: bool,
+        strategy_state: dict[str, Any] | None = None,
     ) -> None:
         """Commit what happened since the last save in one transaction."""
         if self.name is None:
@@ -261,13 +272,14 @@ class SessionStore:
                 undo = [json.loads(MESSAGES_ADAPTER.dump_json(u)) for u in session.undo_stack]
                 db.execute(
                     "UPDATE sessions SET working = ?, undo = ?, strategy = ?, updated_at = ?,"
-                    " turns = ? WHERE name = ?",
+                    " turns = ?, strategy_state = ? WHERE name = ?",
                     (
                         MESSAGES_ADAPTER.dump_json(session.working).decode(),
                         json.dumps(undo),
                         strategy,
                         _now(),
                         ledger.turn,
+                        json.dumps(strategy_state or {}),
                         self.name,
                     ),
                 )
@@ -313,7 +325,14 @@ class SessionStore:
 
         def save(turn_complete: bool) -> None:
             try:
-                self.save(agent.session, agent.model.ledger, agent.strategy.name, turn_complete)
+                to_state = getattr(agent.strategy, "to_state", None)
+                self.save(
+                    agent.session,
+                    agent.model.ledger,
+                    agent.strategy.name,
+                    turn_complete,
+                    to_state() if to_state is not None else None,
+                )
                 self.last_error = None
             except Exception as exc:  # disk full, locked database, unserialisable entry
                 self.last_error = (

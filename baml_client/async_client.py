@@ -82,6 +82,21 @@ class BamlAsyncClient:
     def parse_stream(self):
       return self.__llm_stream_parser
 
+    async def ExtractUserFacts(self, known: typing.List[str],message: str,
+        baml_options: BamlCallOptions = {},
+    ) -> types.UserFactChanges:
+        # Check if on_tick is provided
+        if 'on_tick' in baml_options:
+            # Use streaming internally when on_tick is provided
+            __stream__ = self.stream.ExtractUserFacts(known=known,message=message,
+                baml_options=baml_options)
+            return await __stream__.get_final_response()
+        else:
+            # Original non-streaming code
+            __result__ = await self.__options.merge_options(baml_options).call_function_async(function_name="ExtractUserFacts", args={
+                "known": known,"message": message,
+            })
+            return typing.cast(types.UserFactChanges, __result__.cast_to(types, types, stream_types, False, __runtime__))
     async def MathChat(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
     ) -> typing.Union["types.QuadraticSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.MessageToUser"]:
@@ -121,6 +136,18 @@ class BamlStreamClient:
     def __init__(self, options: DoNotUseDirectlyCallManager):
         self.__options = options
 
+    def ExtractUserFacts(self, known: typing.List[str],message: str,
+        baml_options: BamlCallOptions = {},
+    ) -> baml_py.BamlStream[stream_types.UserFactChanges, types.UserFactChanges]:
+        __ctx__, __result__ = self.__options.merge_options(baml_options).create_async_stream(function_name="ExtractUserFacts", args={
+            "known": known,"message": message,
+        })
+        return baml_py.BamlStream[stream_types.UserFactChanges, types.UserFactChanges](
+          __result__,
+          lambda x: typing.cast(stream_types.UserFactChanges, x.cast_to(types, types, stream_types, True, __runtime__)),
+          lambda x: typing.cast(types.UserFactChanges, x.cast_to(types, types, stream_types, False, __runtime__)),
+          __ctx__,
+        )
     def MathChat(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
     ) -> baml_py.BamlStream[typing.Union["stream_types.QuadraticSolver", "stream_types.QuadraticDerivative", "stream_types.QuadraticEvaluator", "stream_types.IntegralSolver", "stream_types.MessageToUser"], typing.Union["types.QuadraticSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.MessageToUser"]]:
@@ -153,6 +180,13 @@ class BamlHttpRequestClient:
     def __init__(self, options: DoNotUseDirectlyCallManager):
         self.__options = options
 
+    async def ExtractUserFacts(self, known: typing.List[str],message: str,
+        baml_options: BamlCallOptions = {},
+    ) -> baml_py.baml_py.HTTPRequest:
+        __result__ = await self.__options.merge_options(baml_options).create_http_request_async(function_name="ExtractUserFacts", args={
+            "known": known,"message": message,
+        }, mode="request")
+        return __result__
     async def MathChat(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
     ) -> baml_py.baml_py.HTTPRequest:
@@ -175,6 +209,13 @@ class BamlHttpStreamRequestClient:
     def __init__(self, options: DoNotUseDirectlyCallManager):
         self.__options = options
 
+    async def ExtractUserFacts(self, known: typing.List[str],message: str,
+        baml_options: BamlCallOptions = {},
+    ) -> baml_py.baml_py.HTTPRequest:
+        __result__ = await self.__options.merge_options(baml_options).create_http_request_async(function_name="ExtractUserFacts", args={
+            "known": known,"message": message,
+        }, mode="stream")
+        return __result__
     async def MathChat(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
     ) -> baml_py.baml_py.HTTPRequest:

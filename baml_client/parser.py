@@ -23,6 +23,12 @@ class LlmResponseParser:
     def __init__(self, options: DoNotUseDirectlyCallManager):
         self.__options = options
 
+    def ExtractUserFacts(
+        self, llm_response: str, baml_options: BamlCallOptions = {},
+    ) -> types.UserFactChanges:
+        __result__ = self.__options.merge_options(baml_options).parse_response(function_name="ExtractUserFacts", llm_response=llm_response, mode="request")
+        return typing.cast(types.UserFactChanges, __result__)
+
     def MathChat(
         self, llm_response: str, baml_options: BamlCallOptions = {},
     ) -> typing.Union["types.QuadraticSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.MessageToUser"]:
@@ -42,6 +48,12 @@ class LlmStreamParser:
 
     def __init__(self, options: DoNotUseDirectlyCallManager):
         self.__options = options
+
+    def ExtractUserFacts(
+        self, llm_response: str, baml_options: BamlCallOptions = {},
+    ) -> stream_types.UserFactChanges:
+        __result__ = self.__options.merge_options(baml_options).parse_response(function_name="ExtractUserFacts", llm_response=llm_response, mode="stream")
+        return typing.cast(stream_types.UserFactChanges, __result__)
 
     def MathChat(
         self, llm_response: str, baml_options: BamlCallOptions = {},

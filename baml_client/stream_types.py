@@ -23,8 +23,13 @@ class StreamState(BaseModel, typing.Generic[StreamStateValueT]):
     value: StreamStateValueT
     state: typing_extensions.Literal["Pending", "Incomplete", "Complete"]
 # #########################################################################
-# Generated classes (8)
+# Generated classes (12)
 # #########################################################################
+
+class AddUserFact(BaseModel):
+    op: typing.Optional[typing_extensions.Literal['add']] = Field(default=None, description='a new fact')
+    kind: typing.Optional[types.UserFactKind] = None
+    text: typing.Optional[str] = Field(default=None, description='the fact as one short sentence about the user, e.g. \'Wants decimal answers\'')
 
 class ChatMessage(BaseModel):
     role: typing.Optional[typing.Union[typing_extensions.Literal['system'], typing_extensions.Literal['user'], typing_extensions.Literal['assistant']]] = None
@@ -32,6 +37,10 @@ class ChatMessage(BaseModel):
 
 class ContextSummary(BaseModel):
     exchanges: typing.List["SummaryExchange"]
+
+class ForgetUserFact(BaseModel):
+    op: typing.Optional[typing_extensions.Literal['forget']] = Field(default=None, description='the user withdrew a known fact')
+    number: typing.Optional[int] = Field(default=None, description='the number of the known fact to forget')
 
 class IntegralSolver(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['integral']] = Field(default=None, description='integrate an expression; give both bounds for a definite integral, none for an antiderivative')
@@ -66,23 +75,36 @@ class SummaryExchange(BaseModel):
     question: typing.Optional[str] = Field(default=None, description='the user\'s request, terse, with its math exactly as given')
     answer: typing.Optional[str] = Field(default=None, description='the final answer, with every number, root and expression exactly as the tools gave them')
 
+class UpdateUserFact(BaseModel):
+    op: typing.Optional[typing_extensions.Literal['update']] = Field(default=None, description='a known fact changed')
+    number: typing.Optional[int] = Field(default=None, description='the number of the known fact that changed')
+    kind: typing.Optional[types.UserFactKind] = None
+    text: typing.Optional[str] = Field(default=None, description='the fact as it is now, one short sentence')
+
+class UserFactChanges(BaseModel):
+    operations: typing.List[typing.Union["AddUserFact", "UpdateUserFact", "ForgetUserFact"]] = Field(description='empty when the message states nothing durable')
+
 # #########################################################################
 # Generated type aliases (0)
 # #########################################################################
 
 
 # #########################################################################
-# Model rebuilds (8)
+# Model rebuilds (12)
 # #########################################################################
 # Resolve string forward references now that every model above is defined so
 # class declaration order never breaks Pydantic construction (issue #793).
 # Recursive models are intentionally omitted (Pydantic resolves those lazily;
 # eagerly rebuilding them can recurse).
+AddUserFact.model_rebuild()
 ChatMessage.model_rebuild()
 ContextSummary.model_rebuild()
+ForgetUserFact.model_rebuild()
 IntegralSolver.model_rebuild()
 MessageToUser.model_rebuild()
 QuadraticDerivative.model_rebuild()
 QuadraticEvaluator.model_rebuild()
 QuadraticSolver.model_rebuild()
 SummaryExchange.model_rebuild()
+UpdateUserFact.model_rebuild()
+UserFactChanges.model_rebuild()

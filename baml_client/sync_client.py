@@ -94,6 +94,20 @@ class BamlSyncClient:
     def parse_stream(self):
       return self.__llm_stream_parser
 
+    def ExtractUserFacts(self, known: typing.List[str],message: str,
+        baml_options: BamlCallOptions = {},
+    ) -> types.UserFactChanges:
+        # Check if on_tick is provided
+        if 'on_tick' in baml_options:
+            __stream__ = self.stream.ExtractUserFacts(known=known,message=message,
+                baml_options=baml_options)
+            return __stream__.get_final_response()
+        else:
+            # Original non-streaming code
+            __result__ = self.__options.merge_options(baml_options).call_function_sync(function_name="ExtractUserFacts", args={
+                "known": known,"message": message,
+            })
+            return typing.cast(types.UserFactChanges, __result__.cast_to(types, types, stream_types, False, __runtime__))
     def MathChat(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
     ) -> typing.Union["types.QuadraticSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.MessageToUser"]:
@@ -131,6 +145,18 @@ class BamlStreamClient:
     def __init__(self, options: DoNotUseDirectlyCallManager):
         self.__options = options
 
+    def ExtractUserFacts(self, known: typing.List[str],message: str,
+        baml_options: BamlCallOptions = {},
+    ) -> baml_py.BamlSyncStream[stream_types.UserFactChanges, types.UserFactChanges]:
+        __ctx__, __result__ = self.__options.merge_options(baml_options).create_sync_stream(function_name="ExtractUserFacts", args={
+            "known": known,"message": message,
+        })
+        return baml_py.BamlSyncStream[stream_types.UserFactChanges, types.UserFactChanges](
+          __result__,
+          lambda x: typing.cast(stream_types.UserFactChanges, x.cast_to(types, types, stream_types, True, __runtime__)),
+          lambda x: typing.cast(types.UserFactChanges, x.cast_to(types, types, stream_types, False, __runtime__)),
+          __ctx__,
+        )
     def MathChat(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
     ) -> baml_py.BamlSyncStream[typing.Union["stream_types.QuadraticSolver", "stream_types.QuadraticDerivative", "stream_types.QuadraticEvaluator", "stream_types.IntegralSolver", "stream_types.MessageToUser"], typing.Union["types.QuadraticSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.MessageToUser"]]:
@@ -163,6 +189,13 @@ class BamlHttpRequestClient:
     def __init__(self, options: DoNotUseDirectlyCallManager):
         self.__options = options
 
+    def ExtractUserFacts(self, known: typing.List[str],message: str,
+        baml_options: BamlCallOptions = {},
+    ) -> baml_py.baml_py.HTTPRequest:
+        __result__ = self.__options.merge_options(baml_options).create_http_request_sync(function_name="ExtractUserFacts", args={
+            "known": known,"message": message,
+        }, mode="request")
+        return __result__
     def MathChat(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
     ) -> baml_py.baml_py.HTTPRequest:
@@ -185,6 +218,13 @@ class BamlHttpStreamRequestClient:
     def __init__(self, options: DoNotUseDirectlyCallManager):
         self.__options = options
 
+    def ExtractUserFacts(self, known: typing.List[str],message: str,
+        baml_options: BamlCallOptions = {},
+    ) -> baml_py.baml_py.HTTPRequest:
+        __result__ = self.__options.merge_options(baml_options).create_http_request_sync(function_name="ExtractUserFacts", args={
+            "known": known,"message": message,
+        }, mode="stream")
+        return __result__
     def MathChat(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
     ) -> baml_py.baml_py.HTTPRequest:

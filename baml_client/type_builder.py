@@ -20,23 +20,31 @@ from .globals import DO_NOT_USE_DIRECTLY_UNLESS_YOU_KNOW_WHAT_YOURE_DOING_RUNTIM
 class TypeBuilder(type_builder.TypeBuilder):
     def __init__(self):
         super().__init__(classes=set(
-          ["ChatMessage","ContextSummary","IntegralSolver","MessageToUser","QuadraticDerivative","QuadraticEvaluator","QuadraticSolver","SummaryExchange",]
+          ["AddUserFact","ChatMessage","ContextSummary","ForgetUserFact","IntegralSolver","MessageToUser","QuadraticDerivative","QuadraticEvaluator","QuadraticSolver","SummaryExchange","UpdateUserFact","UserFactChanges",]
         ), enums=set(
-          ["TaskStatus",]
+          ["TaskStatus","UserFactKind",]
         ), runtime=DO_NOT_USE_DIRECTLY_UNLESS_YOU_KNOW_WHAT_YOURE_DOING_RUNTIME)
 
     # #########################################################################
-    # Generated enums 1
+    # Generated enums 2
     # #########################################################################
 
     @property
     def TaskStatus(self) -> "TaskStatusViewer":
         return TaskStatusViewer(self)
 
+    @property
+    def UserFactKind(self) -> "UserFactKindViewer":
+        return UserFactKindViewer(self)
+
 
     # #########################################################################
-    # Generated classes 8
+    # Generated classes 12
     # #########################################################################
+
+    @property
+    def AddUserFact(self) -> "AddUserFactViewer":
+        return AddUserFactViewer(self)
 
     @property
     def ChatMessage(self) -> "ChatMessageViewer":
@@ -45,6 +53,10 @@ class TypeBuilder(type_builder.TypeBuilder):
     @property
     def ContextSummary(self) -> "ContextSummaryViewer":
         return ContextSummaryViewer(self)
+
+    @property
+    def ForgetUserFact(self) -> "ForgetUserFactViewer":
+        return ForgetUserFactViewer(self)
 
     @property
     def IntegralSolver(self) -> "IntegralSolverViewer":
@@ -70,10 +82,18 @@ class TypeBuilder(type_builder.TypeBuilder):
     def SummaryExchange(self) -> "SummaryExchangeViewer":
         return SummaryExchangeViewer(self)
 
+    @property
+    def UpdateUserFact(self) -> "UpdateUserFactViewer":
+        return UpdateUserFactViewer(self)
+
+    @property
+    def UserFactChanges(self) -> "UserFactChangesViewer":
+        return UserFactChangesViewer(self)
+
 
 
 # #########################################################################
-# Generated enums 1
+# Generated enums 2
 # #########################################################################
 
 class TaskStatusAst:
@@ -118,10 +138,111 @@ class TaskStatusValues:
     
 
 
+class UserFactKindAst:
+    def __init__(self, tb: type_builder.TypeBuilder):
+        _tb = tb._tb # type: ignore (we know how to use this private attribute)
+        self._bldr = _tb.enum("UserFactKind")
+        self._values: typing.Set[str] = set([  "NAME",  "ANSWER_FORM",  "SUBJECT",  "INSTRUCTION",  "OTHER",  ])
+        self._vals = UserFactKindValues(self._bldr, self._values)
+
+    def type(self) -> baml_py.FieldType:
+        return self._bldr.field()
+
+    @property
+    def values(self) -> "UserFactKindValues":
+        return self._vals
+
+
+class UserFactKindViewer(UserFactKindAst):
+    def __init__(self, tb: type_builder.TypeBuilder):
+        super().__init__(tb)
+
+    
+    def list_values(self) -> typing.List[typing.Tuple[str, type_builder.EnumValueViewer]]:
+        return [(name, type_builder.EnumValueViewer(self._bldr.value(name))) for name in self._values]
+    
+
+class UserFactKindValues:
+    def __init__(self, enum_bldr: baml_py.EnumBuilder, values: typing.Set[str]):
+        self.__bldr = enum_bldr
+        self.__values = values # type: ignore (we know how to use this private attribute) # noqa: F821
+
+    
+    
+    @property
+    def NAME(self) -> type_builder.EnumValueViewer:
+        return type_builder.EnumValueViewer(self.__bldr.value("NAME"))
+    
+    @property
+    def ANSWER_FORM(self) -> type_builder.EnumValueViewer:
+        return type_builder.EnumValueViewer(self.__bldr.value("ANSWER_FORM"))
+    
+    @property
+    def SUBJECT(self) -> type_builder.EnumValueViewer:
+        return type_builder.EnumValueViewer(self.__bldr.value("SUBJECT"))
+    
+    @property
+    def INSTRUCTION(self) -> type_builder.EnumValueViewer:
+        return type_builder.EnumValueViewer(self.__bldr.value("INSTRUCTION"))
+    
+    @property
+    def OTHER(self) -> type_builder.EnumValueViewer:
+        return type_builder.EnumValueViewer(self.__bldr.value("OTHER"))
+    
+    
+
+
 
 # #########################################################################
-# Generated classes 8
+# Generated classes 12
 # #########################################################################
+
+class AddUserFactAst:
+    def __init__(self, tb: type_builder.TypeBuilder):
+        _tb = tb._tb # type: ignore (we know how to use this private attribute)
+        self._bldr = _tb.class_("AddUserFact")
+        self._properties: typing.Set[str] = set([  "op",  "kind",  "text",  ])
+        self._props = AddUserFactProperties(self._bldr, self._properties)
+
+    def type(self) -> baml_py.FieldType:
+        return self._bldr.field()
+
+    @property
+    def props(self) -> "AddUserFactProperties":
+        return self._props
+
+
+class AddUserFactViewer(AddUserFactAst):
+    def __init__(self, tb: type_builder.TypeBuilder):
+        super().__init__(tb)
+
+    
+    def list_properties(self) -> typing.List[typing.Tuple[str, type_builder.ClassPropertyViewer]]:
+        return [(name, type_builder.ClassPropertyViewer(self._bldr.property(name))) for name in self._properties]
+    
+
+
+class AddUserFactProperties:
+    def __init__(self, bldr: baml_py.ClassBuilder, properties: typing.Set[str]):
+        self.__bldr = bldr
+        self.__properties = properties # type: ignore (we know how to use this private attribute) # noqa: F821
+
+    
+    
+    @property
+    def op(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("op"))
+    
+    @property
+    def kind(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("kind"))
+    
+    @property
+    def text(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("text"))
+    
+    
+
 
 class ChatMessageAst:
     def __init__(self, tb: type_builder.TypeBuilder):
@@ -201,6 +322,49 @@ class ContextSummaryProperties:
     @property
     def exchanges(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("exchanges"))
+    
+    
+
+
+class ForgetUserFactAst:
+    def __init__(self, tb: type_builder.TypeBuilder):
+        _tb = tb._tb # type: ignore (we know how to use this private attribute)
+        self._bldr = _tb.class_("ForgetUserFact")
+        self._properties: typing.Set[str] = set([  "op",  "number",  ])
+        self._props = ForgetUserFactProperties(self._bldr, self._properties)
+
+    def type(self) -> baml_py.FieldType:
+        return self._bldr.field()
+
+    @property
+    def props(self) -> "ForgetUserFactProperties":
+        return self._props
+
+
+class ForgetUserFactViewer(ForgetUserFactAst):
+    def __init__(self, tb: type_builder.TypeBuilder):
+        super().__init__(tb)
+
+    
+    def list_properties(self) -> typing.List[typing.Tuple[str, type_builder.ClassPropertyViewer]]:
+        return [(name, type_builder.ClassPropertyViewer(self._bldr.property(name))) for name in self._properties]
+    
+
+
+class ForgetUserFactProperties:
+    def __init__(self, bldr: baml_py.ClassBuilder, properties: typing.Set[str]):
+        self.__bldr = bldr
+        self.__properties = properties # type: ignore (we know how to use this private attribute) # noqa: F821
+
+    
+    
+    @property
+    def op(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("op"))
+    
+    @property
+    def number(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("number"))
     
     
 
@@ -495,6 +659,96 @@ class SummaryExchangeProperties:
     @property
     def answer(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("answer"))
+    
+    
+
+
+class UpdateUserFactAst:
+    def __init__(self, tb: type_builder.TypeBuilder):
+        _tb = tb._tb # type: ignore (we know how to use this private attribute)
+        self._bldr = _tb.class_("UpdateUserFact")
+        self._properties: typing.Set[str] = set([  "op",  "number",  "kind",  "text",  ])
+        self._props = UpdateUserFactProperties(self._bldr, self._properties)
+
+    def type(self) -> baml_py.FieldType:
+        return self._bldr.field()
+
+    @property
+    def props(self) -> "UpdateUserFactProperties":
+        return self._props
+
+
+class UpdateUserFactViewer(UpdateUserFactAst):
+    def __init__(self, tb: type_builder.TypeBuilder):
+        super().__init__(tb)
+
+    
+    def list_properties(self) -> typing.List[typing.Tuple[str, type_builder.ClassPropertyViewer]]:
+        return [(name, type_builder.ClassPropertyViewer(self._bldr.property(name))) for name in self._properties]
+    
+
+
+class UpdateUserFactProperties:
+    def __init__(self, bldr: baml_py.ClassBuilder, properties: typing.Set[str]):
+        self.__bldr = bldr
+        self.__properties = properties # type: ignore (we know how to use this private attribute) # noqa: F821
+
+    
+    
+    @property
+    def op(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("op"))
+    
+    @property
+    def number(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("number"))
+    
+    @property
+    def kind(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("kind"))
+    
+    @property
+    def text(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("text"))
+    
+    
+
+
+class UserFactChangesAst:
+    def __init__(self, tb: type_builder.TypeBuilder):
+        _tb = tb._tb # type: ignore (we know how to use this private attribute)
+        self._bldr = _tb.class_("UserFactChanges")
+        self._properties: typing.Set[str] = set([  "operations",  ])
+        self._props = UserFactChangesProperties(self._bldr, self._properties)
+
+    def type(self) -> baml_py.FieldType:
+        return self._bldr.field()
+
+    @property
+    def props(self) -> "UserFactChangesProperties":
+        return self._props
+
+
+class UserFactChangesViewer(UserFactChangesAst):
+    def __init__(self, tb: type_builder.TypeBuilder):
+        super().__init__(tb)
+
+    
+    def list_properties(self) -> typing.List[typing.Tuple[str, type_builder.ClassPropertyViewer]]:
+        return [(name, type_builder.ClassPropertyViewer(self._bldr.property(name))) for name in self._properties]
+    
+
+
+class UserFactChangesProperties:
+    def __init__(self, bldr: baml_py.ClassBuilder, properties: typing.Set[str]):
+        self.__bldr = bldr
+        self.__properties = properties # type: ignore (we know how to use this private attribute) # noqa: F821
+
+    
+    
+    @property
+    def operations(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("operations"))
     
     
 

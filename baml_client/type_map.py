@@ -16,11 +16,17 @@ from . import stream_types
 
 type_map = {
 
+    "types.AddUserFact": types.AddUserFact,
+    "stream_types.AddUserFact": stream_types.AddUserFact,
+
     "types.ChatMessage": types.ChatMessage,
     "stream_types.ChatMessage": stream_types.ChatMessage,
 
     "types.ContextSummary": types.ContextSummary,
     "stream_types.ContextSummary": stream_types.ContextSummary,
+
+    "types.ForgetUserFact": types.ForgetUserFact,
+    "stream_types.ForgetUserFact": stream_types.ForgetUserFact,
 
     "types.IntegralSolver": types.IntegralSolver,
     "stream_types.IntegralSolver": stream_types.IntegralSolver,
@@ -40,7 +46,15 @@ type_map = {
     "types.SummaryExchange": types.SummaryExchange,
     "stream_types.SummaryExchange": stream_types.SummaryExchange,
 
+    "types.UpdateUserFact": types.UpdateUserFact,
+    "stream_types.UpdateUserFact": stream_types.UpdateUserFact,
+
+    "types.UserFactChanges": types.UserFactChanges,
+    "stream_types.UserFactChanges": stream_types.UserFactChanges,
+
 
     "types.TaskStatus": types.TaskStatus,
+
+    "types.UserFactKind": types.UserFactKind,
 
 }

@@ -37,16 +37,28 @@ def get_checks(checks: typing.Dict[CheckName, Check]) -> typing.List[Check]:
 def all_succeeded(checks: typing.Dict[CheckName, Check]) -> bool:
     return all(check.status == "succeeded" for check in get_checks(checks))
 # #########################################################################
-# Generated enums (1)
+# Generated enums (2)
 # #########################################################################
 
 class TaskStatus(str, Enum):
     COMPLETED = "COMPLETED"
     PROCESSING = "PROCESSING"
 
+class UserFactKind(str, Enum):
+    NAME = "NAME"
+    ANSWER_FORM = "ANSWER_FORM"
+    SUBJECT = "SUBJECT"
+    INSTRUCTION = "INSTRUCTION"
+    OTHER = "OTHER"
+
 # #########################################################################
-# Generated classes (8)
+# Generated classes (12)
 # #########################################################################
+
+class AddUserFact(BaseModel):
+    op: typing_extensions.Literal['add'] = Field(description='a new fact')
+    kind: UserFactKind
+    text: str = Field(description='the fact as one short sentence about the user, e.g. \'Wants decimal answers\'')
 
 class ChatMessage(BaseModel):
     role: typing.Union[typing_extensions.Literal['system'], typing_extensions.Literal['user'], typing_extensions.Literal['assistant']]
@@ -54,6 +66,10 @@ class ChatMessage(BaseModel):
 
 class ContextSummary(BaseModel):
     exchanges: typing.List["SummaryExchange"]
+
+class ForgetUserFact(BaseModel):
+    op: typing_extensions.Literal['forget'] = Field(description='the user withdrew a known fact')
+    number: int = Field(description='the number of the known fact to forget')
 
 class IntegralSolver(BaseModel):
     tool: typing_extensions.Literal['integral'] = Field(description='integrate an expression; give both bounds for a definite integral, none for an antiderivative')
@@ -88,23 +104,36 @@ class SummaryExchange(BaseModel):
     question: str = Field(description='the user\'s request, terse, with its math exactly as given')
     answer: str = Field(description='the final answer, with every number, root and expression exactly as the tools gave them')
 
+class UpdateUserFact(BaseModel):
+    op: typing_extensions.Literal['update'] = Field(description='a known fact changed')
+    number: int = Field(description='the number of the known fact that changed')
+    kind: UserFactKind
+    text: str = Field(description='the fact as it is now, one short sentence')
+
+class UserFactChanges(BaseModel):
+    operations: typing.List[typing.Union["AddUserFact", "UpdateUserFact", "ForgetUserFact"]] = Field(description='empty when the message states nothing durable')
+
 # #########################################################################
 # Generated type aliases (0)
 # #########################################################################
 
 
 # #########################################################################
-# Model rebuilds (8)
+# Model rebuilds (12)
 # #########################################################################
 # Resolve string forward references now that every model above is defined so
 # class declaration order never breaks Pydantic construction (issue #793).
 # Recursive models are intentionally omitted (Pydantic resolves those lazily;
 # eagerly rebuilding them can recurse).
+AddUserFact.model_rebuild()
 ChatMessage.model_rebuild()
 ContextSummary.model_rebuild()
+ForgetUserFact.model_rebuild()
 IntegralSolver.model_rebuild()
 MessageToUser.model_rebuild()
 QuadraticDerivative.model_rebuild()
 QuadraticEvaluator.model_rebuild()
 QuadraticSolver.model_rebuild()
 SummaryExchange.model_rebuild()
+UpdateUserFact.model_rebuild()
+UserFactChanges.model_rebuild()

@@ -48,9 +48,24 @@ def _summarize(messages: list[dict[str, Any]]) -> str:
     return json.dumps({"exchanges": exchanges})
 
 
+FACTS_MARK = "You keep a short list of durable facts about the user"
+
+
+def _user_facts(message: str) -> str:
+    """ExtractUserFacts: a name and an answer-form preference, when the message states them."""
+    operations = []
+    if name := re.search(r"\bI'm (\w+)", message):
+        operations.append({"op": "add", "kind": "NAME", "text": f"Is called {name.group(1)}"})
+    if "decimal" in message.lower():
+        operations.append({"op": "add", "kind": "ANSWER_FORM", "text": "Wants decimal answers"})
+    return json.dumps({"operations": operations})
+
+
 def respond(messages: list[dict[str, Any]]) -> str:
     if SUMMARIZER_MARK in messages[0]["content"]:
         return _summarize(messages)
+    if FACTS_MARK in messages[0]["content"]:
+        return _user_facts(messages[-1]["content"])
     last = messages[-1]["content"]
     if last.startswith("Tool result"):
         return answer(f"Done: {last.split(': ', 1)[1]}")

@@ -168,3 +168,22 @@ def test_kill_9_at_many_points_loses_at_most_the_step_in_flight(tmp_path: Path) 
             assert out.strip().splitlines()[-1] == "Done: x = -4, x = 4"
     assert survived > 0
     print(f"kill points tested: {len(KILL_AFTER_REQUESTS)}; completed turns kept: {survived}")
+
+
+def test_strategy_state_survives_a_restart(tmp_path: Path) -> None:
+    from agent.memory.user_facts import UserFactStore
+
+    db = tmp_path / "s.sqlite3"
+    store, agent, _ = stored_agent(db, "facts", ScriptedModel([done("ok")]), "structural+facts")
+    agent.strategy.store = UserFactStore.from_state(
+        {"facts": [{"kind": "NAME", "text": "Is called Dana"}]}
+    )
+    agent.run_turn("hello")
+    store.close()
+    store2 = SessionStore(db)
+    loaded = store2.open("facts", "none")
+    assert loaded.strategy == "structural+facts"
+    strategy = make_strategy(loaded.strategy)
+    strategy.from_state(loaded.strategy_state)
+    assert "Is called Dana" in strategy.describe()
+    store2.close()

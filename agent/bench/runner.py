@@ -29,7 +29,7 @@ from typing import Any
 
 import agent.loop as loop_module
 from agent.bench.scenarios import Scenario, Task
-from agent.bench.scripted import BenchResponder, is_summarizer, parse_position
+from agent.bench.scripted import BenchResponder, is_math_chat, parse_position
 from agent.loop import Agent
 from agent.model import BamlMathModel, ToolStep
 from agent.providers import Provider
@@ -137,7 +137,7 @@ def retention_of(scenario: Scenario, requests: list[dict[str, Any]]) -> tuple[in
     first_call: dict[str, list[dict[str, Any]]] = {}
     for body in requests:
         messages = body.get("messages") or []
-        if is_summarizer(messages):
+        if not is_math_chat(messages):
             continue
         position = parse_position(messages)
         if position is not None and position.tool_results == 0:
@@ -184,10 +184,13 @@ def tasks_by_text(scenario: Scenario) -> dict[str, Task]:
 # -- one run ---------------------------------------------------------------------------------------
 
 
-def run_scenario(scenario: Scenario, strategy: str) -> RunResult:
-    """Play `scenario` with `strategy` against a fresh local scripted server."""
+def run_scenario(
+    scenario: Scenario, strategy: str, user_facts: dict[str, str] | None = None
+) -> RunResult:
+    """Play `scenario` with `strategy` against a fresh local scripted server (`user_facts`:
+    the scripted ExtractUserFacts replies of a memory scenario, for `+facts` strategies)."""
     result = RunResult(scenario.name, strategy, back_references=len(scenario.back_references))
-    responder = BenchResponder(scenario)
+    responder = BenchResponder(scenario, user_facts)
     began = time.perf_counter()
     with serve(ScriptedResponder(responder)) as server, timed_tools():
         provider = Provider("bench", server.base_url, "bench", None, "bench", retries=False)
@@ -255,7 +258,7 @@ def _account(result: RunResult, agent: Agent, scenario: Scenario, requests: list
     ]
     result.prompt_series = [c.input_tokens for c in ledger.calls if c.function == "MathChat"]
     result.peak_prompt_tokens = max(result.prompt_series, default=0)
-    chat_requests = [r for r in requests if not is_summarizer(r.get("messages") or [])]
+    chat_requests = [r for r in requests if is_math_chat(r.get("messages") or [])]
     tasks = tasks_by_text(scenario)
     result.floor_series = [floor_of(tasks, r["messages"]) for r in chat_requests]
     result.floor_input_tokens = sum(result.floor_series)

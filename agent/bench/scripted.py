@@ -20,6 +20,7 @@ from typing import Any
 from agent.bench.scenarios import Scenario, answer
 
 SUMMARIZER_MARK = "You compact the history of a math chat"
+FACTS_MARK = "You keep a short list of durable facts about the user"
 TOOL_PREFIXES = ("Tool result", "Tool error")
 COMPACT_INSTRUCTION = "Compact the conversation above."
 QUESTION_JOIN = " / "
@@ -36,6 +37,14 @@ class Position:
 
 def is_summarizer(messages: list[dict[str, Any]]) -> bool:
     return bool(messages) and SUMMARIZER_MARK in str(messages[0].get("content", ""))
+
+
+def is_facts_extractor(messages: list[dict[str, Any]]) -> bool:
+    return bool(messages) and FACTS_MARK in str(messages[0].get("content", ""))
+
+
+def is_math_chat(messages: list[dict[str, Any]]) -> bool:
+    return not is_summarizer(messages) and not is_facts_extractor(messages)
 
 
 def parse_position(messages: list[dict[str, Any]]) -> Position | None:
@@ -79,14 +88,19 @@ def summarize_messages(messages: list[dict[str, Any]]) -> str:
 class BenchResponder:
     """`fn(messages) -> content` for `agent.replay.ScriptedResponder`; counts script misses."""
 
-    def __init__(self, scenario: Scenario) -> None:
+    def __init__(self, scenario: Scenario, user_facts: dict[str, str] | None = None) -> None:
         self.script = scenario.script
+        # ExtractUserFacts replies by user message (agent.memory.scenarios); none: no changes.
+        self.user_facts = user_facts or {}
         self.misses: list[str] = []
         self._lock = threading.Lock()
 
     def __call__(self, messages: list[dict[str, Any]]) -> str:
         if is_summarizer(messages):
             return summarize_messages(messages)
+        if is_facts_extractor(messages):
+            text = str(messages[-1].get("content", "")).strip()
+            return self.user_facts.get(text, '{"operations": []}')
         position = parse_position(messages)
         replies = self.script.get(position.text) if position is not None else None
         if position is None or replies is None or position.tool_results >= len(replies):

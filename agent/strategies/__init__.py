@@ -1,4 +1,7 @@
-"""Context strategies, selectable by name (`--strategy`, `/strategy`)."""
+"""Context strategies, selectable by name (`--strategy`, `/strategy`).
+
+`NAME+facts` wraps any of them in `FactsMemory` (durable user facts in every call).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,8 @@ from collections.abc import Callable
 from agent.strategies.base import Compaction, CompactionInput, ContextStrategy
 from agent.strategies.budget import BudgetStrategy
 from agent.strategies.none import NoCompaction
+from agent.strategies.scored import ScoredStrategy
+from agent.strategies.semantic import SemanticStrategy
 from agent.strategies.structural import StructuralStrategy
 from agent.strategies.summarize import SummarizeStrategy
 
@@ -15,7 +20,10 @@ STRATEGIES: dict[str, Callable[[], ContextStrategy]] = {
     "summarize": SummarizeStrategy,
     "structural": StructuralStrategy,
     "budget": BudgetStrategy,
+    "semantic": SemanticStrategy,
+    "scored": ScoredStrategy,
 }
+FACTS_SUFFIX = "+facts"
 # structural: no extra LLM call, every finished task stays visible as one exact line, and the
 # small local model summarizes poorly. `budget` is cheaper still on long sessions but shows
 # the model only the lines a request refers to; `summarize` is the reference design.
@@ -23,6 +31,12 @@ DEFAULT_STRATEGY = "structural"
 
 
 def make_strategy(name: str) -> ContextStrategy:
+    """A strategy by name; `semantic` without the embeddings extra raises a ValueError that
+    says what to install; `NAME+facts` adds the user-facts memory to NAME."""
+    if name.endswith(FACTS_SUFFIX):
+        from agent.memory.user_facts import FactsMemory
+
+        return FactsMemory(make_strategy(name.removesuffix(FACTS_SUFFIX)))
     try:
         return STRATEGIES[name]()
     except KeyError:
@@ -32,6 +46,7 @@ def make_strategy(name: str) -> ContextStrategy:
 
 __all__ = [
     "DEFAULT_STRATEGY",
+    "FACTS_SUFFIX",
     "STRATEGIES",
     "Compaction",
     "CompactionInput",
