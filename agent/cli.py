@@ -1,4 +1,4 @@
-"""`math-agent` command line: chat, ask, bench.
+"""`math-agent` command line: chat, ask, doctor, bench.
 
 BAML's log level is set before baml_client is first imported: at INFO it prints every
 prompt, and even WARN prints the whole prompt of a failed call, which would bury the one
@@ -14,13 +14,21 @@ from pathlib import Path
 
 
 def _add_runtime_flags(parser: argparse.ArgumentParser) -> None:
+    from agent.providers import PROVIDER_CHOICES
     from agent.strategies import DEFAULT_STRATEGY, STRATEGIES
 
     parser.add_argument(
         "--strategy",
         choices=sorted(STRATEGIES),
         default=None,
-        help=f"context strategy (default: the resumed session's, else {DEFAULT_STRATEGY})",
+        help="context strategy (default: the resumed session's, else the provider's: "
+        f"structural for the local model, {DEFAULT_STRATEGY} otherwise)",
+    )
+    parser.add_argument(
+        "--provider",
+        choices=PROVIDER_CHOICES,
+        default=None,
+        help="endpoint kind (default: auto = flags, environment/.env, then the local model)",
     )
     parser.add_argument(
         "--facts",
@@ -61,6 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
     ask = commands.add_parser("ask", help="answer one message and exit (status 1 on failure)")
     ask.add_argument("message")
     _add_runtime_flags(ask)
+    # `doctor` parses its own options (agent.doctor), like `bench`.
+    commands.add_parser(
+        "doctor",
+        help="which provider answers, its model, context size and one-call latency",
+        add_help=False,
+    )
     # `bench` passes everything after it to the benchmark's own parser (see run_bench).
     commands.add_parser(
         "bench",
@@ -87,6 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["bench"]:
         return run_bench(argv[1:])
+    if argv[:1] == ["doctor"]:
+        from agent import doctor
+
+        return doctor.main(argv[1:])
     args = build_parser().parse_args(argv)
     from agent.errors import AgentError
     from agent.repl import ask, chat
@@ -101,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         record=args.record,
         replay=args.replay,
         max_tool_steps=args.max_steps,
+        provider=args.provider,
         session=args.session,
         db=args.db,
         # `ask` is one-shot: saved only when a session is named.

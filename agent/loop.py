@@ -25,6 +25,9 @@ from agent.transcript import CompactionRecord, ErrorRecord
 from baml_client.types import MessageToUser
 
 DEFAULT_MAX_TOOL_STEPS = 8
+# Chat math is short and each tool reads at most 2,000 characters; a pasted megabyte would be
+# re-sent to the model, re-counted and re-saved on every later turn.
+MAX_MESSAGE_CHARS = 20_000
 
 
 class CancelToken:
@@ -93,6 +96,8 @@ class Agent:
     ) -> TurnResult:
         """Answer one user message; never raises for LLM or tool failures."""
         cancel = cancel or CancelToken()
+        if len(text) > MAX_MESSAGE_CHARS:
+            return self._refuse(text)
         turn = self.model.ledger.begin_turn()
         calls_before = self.model.ledger.count()
         start_length = len(self.session.working)
@@ -117,8 +122,21 @@ class Agent:
             result.compaction = self.compact("turn_end")
         result.input_tokens, result.output_tokens = self.model.ledger.totals(turn=turn)
         result.llm_calls = self.model.ledger.count() - calls_before
-        self.checkpoint(turn_complete=True)
+        try:
+            self.checkpoint(turn_complete=True)
+        except Exception as exc:  # the turn is done; a failed save must not undo that
+            self.session.record(ErrorRecord(text=f"Saving failed ({type(exc).__name__})."))
         return result
+
+    def _refuse(self, text: str) -> TurnResult:
+        """A message too long to send: say so; the transcript keeps its start."""
+        message = (
+            f"That message is {len(text):,} characters long; the limit is "
+            f"{MAX_MESSAGE_CHARS:,}, so it was not sent: paste only the math."
+        )
+        self.session.record(UserMessage(text=text[:500] + " … (cut)"))
+        self.session.record(ErrorRecord(text=message))
+        return TurnResult(reply=None, error=message)
 
     def _fail(self, start_length: int, result: TurnResult, message: str) -> None:
         """Roll the working context back to the start of the turn; the transcript keeps all."""

@@ -1,7 +1,9 @@
 """Which OpenAI-compatible endpoint answers, from flags and the environment.
 
-Resolution order: explicit flags, then MATH_AGENT_BASE_URL, then OPENROUTER_API_KEY, then
-OPENAI_API_KEY. `.env` is loaded here with python-dotenv (BAML never reads it), before the
+Resolution order: explicit flags (`--provider`, `--base-url`), then MATH_AGENT_PROVIDER, then
+MATH_AGENT_BASE_URL, then OPENROUTER_API_KEY, then OPENAI_API_KEY, and last the embedded local
+model (the optional `local` extra; its server starts in agent.runtime, not here, so resolving
+stays cheap). `.env` is loaded here with python-dotenv (BAML never reads it), before the
 first BAML call. The chosen endpoint is registered under the name of the `.baml` client,
 `MathAgentLLM`, so every function uses it with the retry policy and timeouts defined here.
 """
@@ -9,7 +11,7 @@ first BAML call. The chosen endpoint is registered under the name of the `.baml`
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from baml_py import ClientRegistry
@@ -27,8 +29,11 @@ REQUEST_TIMEOUT_MS = 120_000
 
 NO_PROVIDER = (
     "No model endpoint is configured: set MATH_AGENT_BASE_URL (any OpenAI-compatible server), "
-    "OPENROUTER_API_KEY or OPENAI_API_KEY, in the environment or in .env (see .env.example)."
+    "OPENROUTER_API_KEY or OPENAI_API_KEY in the environment or .env (see .env.example), or run "
+    "`make chat`, which installs the embedded local model."
 )
+PROVIDER_CHOICES = ("auto", "local", "custom", "openrouter", "openai")
+LOCAL_PENDING_URL = "(started on first use)"
 
 
 @dataclass(frozen=True)
@@ -36,24 +41,45 @@ class Provider:
     name: str
     base_url: str
     model: str
-    api_key: str | None
+    api_key: str | None = field(repr=False)  # never in a repr, a log line or a traceback
     source: str
     request_timeout_ms: int = REQUEST_TIMEOUT_MS
     retries: bool = True
+    # Compaction strategy for this provider when --strategy is not given (None: the global one).
+    default_strategy: str | None = None
+    # Sent with every request when set (the small local model needs a cap).
+    max_tokens: int | None = None
+    temperature: float = 0
+    # Known context window in tokens, for the banner and `doctor` (None: unknown).
+    context_size: int | None = None
+    # The endpoint errors should name when base_url is a local relay (--record): the upstream.
+    upstream_url: str | None = None
+
+    @property
+    def endpoint(self) -> str:
+        return self.upstream_url or self.base_url
+
+    @property
+    def is_local(self) -> bool:
+        return self.name == "local"
 
     def describe(self) -> str:
+        if self.is_local:
+            return f"local · {self.model} · {self.base_url} (embedded llama.cpp; {self.source})"
         return f"{self.name} · {self.model} · {self.base_url} (from {self.source})"
 
     def client_registry(self) -> ClientRegistry:
         options: dict[str, object] = {
             "base_url": self.base_url,
             "model": self.model,
-            "temperature": 0,
+            "temperature": self.temperature,
             "http": {
                 "connect_timeout_ms": CONNECT_TIMEOUT_MS,
                 "request_timeout_ms": self.request_timeout_ms,
             },
         }
+        if self.max_tokens is not None:
+            options["max_tokens"] = self.max_tokens
         # openai-generic sends "Bearer <key>" only when a key is set; local servers need none.
         options["api_key"] = self.api_key or ""
         registry = ClientRegistry()
@@ -91,21 +117,34 @@ def resolve_provider(
     base_url: str | None = None,
     model: str | None = None,
     api_key: str | None = None,
+    provider: str | None = None,
 ) -> Provider:
-    """The endpoint to use, or an AgentError that says what to set."""
+    """The endpoint to use, or an AgentError that says what to set.
+
+    `provider` (the --provider flag, else MATH_AGENT_PROVIDER) forces one kind: "local",
+    "custom", "openrouter" or "openai"; "auto" or nothing keeps the resolution order.
+    """
     model = model or _env("MATH_AGENT_MODEL")
     timeout = int(_env("MATH_AGENT_TIMEOUT_MS") or REQUEST_TIMEOUT_MS)
-    if base_url:
+    choice = (provider or _env("MATH_AGENT_PROVIDER") or "auto").lower()
+    if choice not in PROVIDER_CHOICES:
+        raise AgentError(
+            f"Unknown provider '{choice}'; choose one of: {', '.join(PROVIDER_CHOICES)}."
+        )
+    if choice == "local":
+        source = "--provider local" if provider else "MATH_AGENT_PROVIDER"
+        return local_provider(source, fallback=False)
+    if base_url and choice in ("auto", "custom"):
         key = api_key or _env("MATH_AGENT_API_KEY")
         return Provider(
             "custom", base_url, model or DEFAULT_MODELS["custom"], key, "--base-url", timeout
         )
-    if url := _env("MATH_AGENT_BASE_URL"):
+    if choice in ("auto", "custom") and (url := _env("MATH_AGENT_BASE_URL")):
         key = api_key or _env("MATH_AGENT_API_KEY")
         return Provider(
             "custom", url, model or DEFAULT_MODELS["custom"], key, "MATH_AGENT_BASE_URL", timeout
         )
-    if key := _env("OPENROUTER_API_KEY"):
+    if choice in ("auto", "openrouter") and (key := _env("OPENROUTER_API_KEY")):
         return Provider(
             "openrouter",
             OPENROUTER_URL,
@@ -114,8 +153,50 @@ def resolve_provider(
             "OPENROUTER_API_KEY",
             timeout,
         )
-    if key := _env("OPENAI_API_KEY"):
+    if choice in ("auto", "openai") and (key := _env("OPENAI_API_KEY")):
         return Provider(
             "openai", OPENAI_URL, model or DEFAULT_MODELS["openai"], key, "OPENAI_API_KEY", timeout
         )
-    raise AgentError(NO_PROVIDER)
+    if choice != "auto":
+        raise AgentError(
+            f"--provider {choice} needs its setting: "
+            + {
+                "custom": "--base-url or MATH_AGENT_BASE_URL.",
+                "openrouter": "OPENROUTER_API_KEY.",
+                "openai": "OPENAI_API_KEY.",
+            }[choice]
+        )
+    return local_provider("no other provider configured", fallback=True)
+
+
+def local_provider(source: str, fallback: bool) -> Provider:
+    """The embedded model, if the `local` extra and the model are there; else NO_PROVIDER.
+
+    Cheap: nothing is assembled or started here (agent.runtime does that, with progress).
+    """
+    from agent.local.launch import unavailable_reason
+    from agent.local.settings import LOCAL_MODEL, LOCAL_SETTINGS
+
+    reason = unavailable_reason()
+    if reason is not None:
+        if fallback:
+            raise AgentError(NO_PROVIDER)
+        raise AgentError(
+            f"The embedded local model cannot run: {reason}; run `make chat` (which installs "
+            "it) or `pip install -e '.[local]'`."
+        )
+    settings = LOCAL_SETTINGS
+    return Provider(
+        "local",
+        LOCAL_PENDING_URL,
+        LOCAL_MODEL.name,
+        None,
+        source,
+        settings.request_timeout_ms,
+        # A retry would re-read the whole prompt on a CPU: fail fast with one sentence instead.
+        retries=False,
+        default_strategy=settings.default_strategy,
+        max_tokens=settings.max_tokens,
+        temperature=settings.temperature,
+        context_size=settings.context_size,
+    )

@@ -63,6 +63,11 @@ def run_turn_cancellable(
     def work() -> None:
         try:
             box["result"] = agent.run_turn(text, cancel, on_tool)
+        except Exception as exc:  # run_turn promises not to raise; if it does, keep the REPL
+            detail = " ".join(str(exc).split())[:200]
+            box["result"] = TurnResult(
+                reply=None, error=f"Internal error ({type(exc).__name__}: {detail})."
+            )
         finally:
             finished.set()
 
@@ -228,7 +233,15 @@ class Repl:
     def banner(self) -> None:
         provider = self.runtime.provider
         compaction = "on" if self.agent.compaction_enabled else "off"
+        strategy = self.agent.strategy.name
+        if provider.default_strategy == strategy:
+            strategy += f", the default for {provider.name}"
         self.console.print(f"[bold]math-agent[/] · {escape(provider.describe())}")
+        if provider.is_local:
+            self.console.print(
+                "[dim]embedded model on this CPU: answers take tens of seconds; set "
+                "OPENROUTER_API_KEY, OPENAI_API_KEY or MATH_AGENT_BASE_URL for a faster one[/]"
+            )
         store = self.runtime.store
         if store is not None:
             state = "resumed" if self.runtime.resumed else "new"
@@ -238,7 +251,7 @@ class Repl:
                 f"saved in {escape(str(store.path))}[/]"
             )
         self.console.print(
-            f"[dim]context strategy: {self.agent.strategy.name} (compaction {compaction}) · "
+            f"[dim]context strategy: {strategy} (compaction {compaction}) · "
             "/help for commands · Ctrl-D to leave[/]"
         )
 

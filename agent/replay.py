@@ -151,6 +151,7 @@ class RecordResponder:
                     base_url=self.upstream_base_url,
                     api_key=self._api_key,
                     timeout=self._timeout_s,
+                    max_retries=0,  # BAML's retry policy retries; two layers would multiply
                 )
             return self._client
 
@@ -164,9 +165,12 @@ class RecordResponder:
         model = body.pop("model", None) or DEFAULT_MODEL_NAME
         messages = body.pop("messages")
         # Everything else goes through verbatim, so the upstream sees the same JSON BAML sent.
-        completion = self._upstream().chat.completions.create(
-            model=model, messages=messages, extra_body=body or None
-        )
+        try:
+            completion = self._upstream().chat.completions.create(
+                model=model, messages=messages, extra_body=body or None
+            )
+        except Exception as exc:
+            return self._upstream_fault(exc)
         content = completion.choices[0].message.content or ""
         usage = completion.usage.model_dump(exclude_none=True) if completion.usage else None
         recorded = {**body, "model": model, "messages": messages}
@@ -174,25 +178,55 @@ class RecordResponder:
         self.cassette.save()
         return content
 
+    def _upstream_fault(self, exc: Exception) -> Fault:
+        """The upstream's failure, passed on with its HTTP status and without the key.
+
+        Why: a refused key must reach BAML as a 401 (so the user is told to fix the key, not
+        to "try again"), and upstream error texts may echo the key, which must not end up in
+        BAML's logs or on stderr.
+        """
+        status = getattr(exc, "status_code", None)
+        detail = " ".join(f"upstream {type(exc).__name__}: {exc}".split())
+        if self._api_key:
+            detail = detail.replace(self._api_key, "[redacted]")
+        logger.warning("%s", detail[:500])
+        if not isinstance(status, int) or not 400 <= status < 600:
+            status = 502
+        return Fault(status=status, body={"error": {"message": detail, "type": "upstream_error"}})
+
 
 class FaultyResponder:
-    """Applies `faults[i]` to the i-th request (None, or past the end: ask `inner`)."""
+    """Applies `faults[i]` to the i-th request (None, or past the end: ask `inner`).
+
+    `injected` counts the faults applied and `arrivals` holds (monotonic time, fault or None)
+    per request, so a test can check how often and how far apart a client retried.
+    """
 
     def __init__(self, inner: Responder, faults: list[Fault | None]) -> None:
         self.inner = inner
         self.faults = list(faults)
+        self.injected = 0
+        self.arrivals: list[tuple[float, Fault | None]] = []
         self._count = 0
         self._lock = threading.Lock()
+        self._released = threading.Event()
+
+    def release(self) -> None:
+        """End pending delays at once (the server calls this when it stops)."""
+        self._released.set()
 
     def respond(self, request_body: dict[str, Any]) -> str | Fault:
         with self._lock:
             index = self._count
             self._count += 1
-        fault = self.faults[index] if index < len(self.faults) else None
+            fault = self.faults[index] if index < len(self.faults) else None
+            self.arrivals.append((time.monotonic(), fault))
+            if fault is not None:
+                self.injected += 1
         if fault is None:
             return self.inner.respond(request_body)
         if fault.status is None and not fault.drop_connection:
-            time.sleep(fault.delay_s)
+            self._released.wait(fault.delay_s)  # a slow answer, not a failure
             return self.inner.respond(request_body)
         return fault
 
@@ -596,8 +630,14 @@ class ReplayServer(ThreadingHTTPServer):
 
     def usage(self, body: dict[str, Any], content: str) -> dict[str, int]:
         """Tokenizer counts, not upstream ones, so replayed runs report stable numbers."""
-        prompt = count_messages(body.get("messages") or [])
-        completion = count_text(content)
+        try:
+            prompt = count_messages(body.get("messages") or [])
+            completion = count_text(content)
+        except ValueError:
+            # The tokenizer refuses a million characters; the server must still answer a
+            # hostile-input test, so estimate (about four characters a token).
+            prompt = len(json.dumps(body.get("messages") or [])) // 4
+            completion = len(content) // 4
         return {
             "prompt_tokens": prompt,
             "completion_tokens": completion,
@@ -657,6 +697,9 @@ class ReplayServer(ThreadingHTTPServer):
         if self.stopping.is_set():
             return
         self.stopping.set()
+        release = getattr(self.responder, "release", None)
+        if callable(release):
+            release()  # a responder sleeping in an injected delay must not hold up the stop
         if self._thread is not None:
             self.shutdown()
             self._thread.join(timeout_s)

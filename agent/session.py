@@ -13,6 +13,9 @@ from agent.messages import Message, SummaryMessage, as_openai_dicts, to_chat_lis
 from agent.tokens import count_messages
 from agent.transcript import CompactionRecord, Entry, Transcript
 
+# How many compactions `/undo-compact` can step back through.
+MAX_UNDO = 10
+
 
 def context_tokens(messages: list[Message]) -> int:
     """Tokens of the rendered history (without the system prompt)."""
@@ -56,6 +59,7 @@ class Session:
             if isinstance(m, SummaryMessage) and all(m is not old for old in self.working)
         ]
         self.undo_stack.append(list(self.working))
+        del self.undo_stack[:-MAX_UNDO]  # each entry is a whole working context, saved each turn
         self.working = list(new_working)
         self.transcript.extend([*new_summaries, record])
         return record

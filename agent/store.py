@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agent.messages import MESSAGES_ADAPTER
+from agent.processes import pid_alive
 from agent.session import Session
 from agent.transcript import ENTRY_ADAPTER, ErrorRecord, Transcript
 from agent.usage import CallUsage, UsageLedger
@@ -99,16 +100,6 @@ class LoadedSession:
     strategy_state: dict[str, Any] = field(default_factory=dict)
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat()
 
@@ -159,7 +150,7 @@ class SessionStore:
                 owner_pid is not None
                 and owner_pid != os.getpid()
                 and owner_host == host
-                and _pid_alive(owner_pid)
+                and pid_alive(owner_pid)
             ):
                 raise SessionInUse(
                     f"Session '{name}' is open in another math-agent process (pid {owner_pid}); "
@@ -314,7 +305,7 @@ class SessionStore:
                 input_tokens=tokens_in,
                 output_tokens=tokens_out,
                 open_elsewhere=bool(
-                    pid and pid != os.getpid() and owner_host == host and _pid_alive(pid)
+                    pid and pid != os.getpid() and owner_host == host and pid_alive(pid)
                 ),
             )
             for name, updated, turns, pid, owner_host, entries, tokens_in, tokens_out in rows

@@ -17,6 +17,8 @@ PROVIDER_VARIABLES = (
     "MATH_AGENT_DB",
     "OPENROUTER_API_KEY",
     "OPENAI_API_KEY",
+    "MATH_AGENT_PROVIDER",
+    "MATH_AGENT_LOCAL_THREADS",
 )
 
 
@@ -26,6 +28,8 @@ def hermetic_environment(monkeypatch: pytest.MonkeyPatch, tmp_path_factory) -> N
     for name in PROVIDER_VARIABLES:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+    # Never fall back to the embedded model (1.1 GB, minutes per test); live tests opt in.
+    monkeypatch.setenv("MATH_AGENT_LOCAL", "0")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
     monkeypatch.delenv("MATH_AGENT_DB", raising=False)
     monkeypatch.setattr("agent.providers.load_env", lambda path=None: None)

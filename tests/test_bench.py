@@ -35,7 +35,8 @@ def test_ref_3q_end_to_end_json(capsys: pytest.CaptureFixture[str]) -> None:
     runs = report["scenarios"]["ref-3q"]
     assert set(report["scenarios"]) == {"ref-3q"}
     # Every registered strategy ran, unless it cannot be built here (a missing extra).
-    assert set(runs) | set(report.get("skipped_strategies", {})) == set(STRATEGIES)
+    expected = {*STRATEGIES, *bench.FACTS_VARIANTS}
+    assert set(runs) | set(report.get("skipped_strategies", {})) == expected
     assert set(MINE) <= set(runs)
     for name, run in runs.items():
         assert set(run) >= KEYS, name
@@ -50,6 +51,9 @@ def test_ref_3q_end_to_end_json(capsys: pytest.CaptureFixture[str]) -> None:
     # Every strategy saw the same model behaviour: the same MathChat calls.
     assert {len(run["prompt_tokens_per_call"]) for run in runs.values()} == {6}
     # Only summarize calls the summarizer: once per finished task.
+    for name in bench.FACTS_VARIANTS:  # and +facts the fact extractor: once per message
+        assert runs[name]["llm_calls"] == 6 + 3, name
+        assert runs[name]["memory_kept"] is None  # not a memory scenario
     assert runs["summarize"]["llm_calls"] == 9 and runs["summarize"]["summarizer_input_tokens"] > 0
     assert report["floor_input_tokens"]["ref-3q"] < runs["none"]["input_tokens"]
 

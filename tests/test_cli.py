@@ -72,7 +72,8 @@ def test_ask_with_a_replay_miss_fails_with_one_sentence() -> None:
 
 
 def test_no_provider_says_what_to_set(tmp_path: Path) -> None:
-    done = run_cli("ask", "hello", cwd=tmp_path)
+    # run_cli drops MATH_AGENT_* variables: turn the embedded-model fallback off explicitly.
+    done = run_cli("ask", "hello", cwd=tmp_path, env={"MATH_AGENT_LOCAL": "0"})
     assert done.returncode == 2
     assert done.stderr.strip().startswith(
         "No model endpoint is configured: set MATH_AGENT_BASE_URL"

@@ -10,7 +10,9 @@ from agent.errors import AgentError
 from agent.providers import NO_PROVIDER, OPENAI_URL, OPENROUTER_URL, load_env, resolve_provider
 
 
-def test_nothing_configured_says_what_to_set() -> None:
+def test_nothing_configured_says_what_to_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With the `local` extra installed the embedded model is the fallback; turn it off here.
+    monkeypatch.setenv("MATH_AGENT_LOCAL", "0")
     with pytest.raises(AgentError) as info:
         resolve_provider()
     assert info.value.message == NO_PROVIDER

@@ -18,8 +18,15 @@ from pathlib import Path
 os.environ.setdefault("BAML_LOG", "error")  # before baml_client is imported (see agent/cli.py)
 
 
+# Strategies measured by default: every registered one, plus the facts memory on two of them.
+FACTS_VARIANTS = ("structural+facts", "budget+facts")
+# Memory scenarios (agent/memory/scenarios.py) run by default; fleet-12 on request.
+DEFAULT_MEMORY_SCENARIOS = ("fleet-40", "decimals-50")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from agent.bench.scenarios import SCENARIOS
+    from agent.memory.scenarios import MEMORY_SCENARIOS
     from agent.strategies import STRATEGIES
 
     parser = argparse.ArgumentParser(
@@ -30,13 +37,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--scenario",
         action="append",
-        choices=list(SCENARIOS),
-        help="run only this scenario (repeatable; default: all)",
+        choices=[*SCENARIOS, *MEMORY_SCENARIOS],
+        help="run only this scenario (repeatable; default: all but fleet-12)",
     )
     parser.add_argument(
         "--strategy",
         action="append",
-        choices=list(STRATEGIES),
+        choices=[*STRATEGIES, *FACTS_VARIANTS],
         help="run only this strategy (repeatable; default: all; 'none' is the baseline "
         "the savings are measured against)",
     )
@@ -64,13 +71,14 @@ def main(argv: list[str] | None = None) -> int:
     from agent.bench.report import MATPLOTLIB_HINT, as_json, plot, print_table
     from agent.bench.runner import RunResult, run_scenario
     from agent.bench.scenarios import DEFAULT_SEED, SCENARIOS
+    from agent.memory.scenarios import MEMORY_SCENARIOS, memory_retention
     from agent.strategies import STRATEGIES, make_strategy
 
     seed = DEFAULT_SEED if args.seed is None else args.seed
-    scenario_names = args.scenario or list(SCENARIOS)
+    scenario_names = args.scenario or [*SCENARIOS, *DEFAULT_MEMORY_SCENARIOS]
     strategy_names: list[str] = []
     skipped: dict[str, str] = {}
-    for name in args.strategy or list(STRATEGIES):
+    for name in args.strategy or [*STRATEGIES, *FACTS_VARIANTS]:
         try:
             make_strategy(name)  # one that needs an optional extra says so here
         except Exception as exc:
@@ -82,14 +90,22 @@ def main(argv: list[str] | None = None) -> int:
     task_counts: dict[str, int] = {}
     descriptions: dict[str, str] = {}
     for scenario_name in scenario_names:
-        scenario = SCENARIOS[scenario_name](seed)
+        memory = MEMORY_SCENARIOS[scenario_name]() if scenario_name in MEMORY_SCENARIOS else None
+        scenario = memory.scenario if memory else SCENARIOS[scenario_name](seed)
         task_counts[scenario_name] = len(scenario.tasks)
         descriptions[scenario_name] = scenario.description
         results[scenario_name] = {}
         for strategy_name in strategy_names:
             if not args.json:
                 print(f"running {scenario_name} with {strategy_name}...", file=sys.stderr)
-            results[scenario_name][strategy_name] = run_scenario(scenario, strategy_name)
+            results[scenario_name][strategy_name] = run_scenario(
+                scenario,
+                strategy_name,
+                user_facts=memory.user_facts if memory else None,
+                memory_probe=(lambda requests, m=memory: memory_retention(m, requests))
+                if memory
+                else None,
+            )
     if args.json:
         report = as_json(results, task_counts)
         if skipped:

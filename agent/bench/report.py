@@ -123,6 +123,7 @@ def as_json(results: Results, task_counts: dict[str, int]) -> dict[str, Any]:
                 "overhead_p95_ms": round(run.overhead_p95_ms, 3),
                 "errors": run.errors,
                 "not_retained": run.lost,
+                "memory_kept": None if run.memory_missing is None else not run.memory_missing,
                 "prompt_tokens_per_call": run.prompt_series,
                 "calls": run.calls,
             }
@@ -133,6 +134,12 @@ def as_json(results: Results, task_counts: dict[str, int]) -> dict[str, Any]:
         "floor_input_tokens": {s: floor_tokens(results, s) for s in results},
         "targets": [t.as_json() for t in targets(results, task_counts)],
     }
+
+
+def _memory_cell(run: RunResult) -> str:
+    if run.memory_missing is None:
+        return "-"
+    return "kept" if not run.memory_missing else "lost: " + ", ".join(run.memory_missing)
 
 
 def print_table(
@@ -154,9 +161,10 @@ def print_table(
             "tokens (included in input/output) and its share of the input. peak: largest "
             "MathChat prompt.",
         )
+        memory = any(run.memory_missing is not None for run in runs.values())
         for column in (
             "strategy", "input", "output", "summarizer in/out", "calls", "in/call", "peak",
-            "retention", "vs none", "vs floor", "overhead/step",
+            "retention", "vs none", "vs floor", "overhead/step", *(["memory"] if memory else []),
         ):  # fmt: skip
             table.add_column(column, justify="left" if column == "strategy" else "right")
         for name, run in runs.items():
@@ -178,6 +186,7 @@ def print_table(
                 "-" if net is None else f"{net:.1%}",
                 f"{run.input_tokens / floor:.2f}x" if floor else "-",
                 f"{run.overhead_median_ms:.2f} ms",
+                *([_memory_cell(run)] if memory else []),
             )
         console.print(table)
         for name, run in runs.items():

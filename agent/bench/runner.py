@@ -68,6 +68,8 @@ class RunResult:
     compaction_refusals: int = 0
     errors: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)  # back-references whose facts were missing
+    # Memory scenarios: what the probe question's context lacked ([] = all kept; None = n/a).
+    memory_missing: list[str] | None = None
     seconds: float = 0.0
 
     @property
@@ -185,10 +187,14 @@ def tasks_by_text(scenario: Scenario) -> dict[str, Task]:
 
 
 def run_scenario(
-    scenario: Scenario, strategy: str, user_facts: dict[str, str] | None = None
+    scenario: Scenario,
+    strategy: str,
+    user_facts: dict[str, str] | None = None,
+    memory_probe: Callable[[list[dict[str, Any]]], list[str]] | None = None,
 ) -> RunResult:
     """Play `scenario` with `strategy` against a fresh local scripted server (`user_facts`:
-    the scripted ExtractUserFacts replies of a memory scenario, for `+facts` strategies)."""
+    the scripted ExtractUserFacts replies of a memory scenario, for `+facts` strategies;
+    `memory_probe`: what the probe question's context lacked, from the requests sent)."""
     result = RunResult(scenario.name, strategy, back_references=len(scenario.back_references))
     responder = BenchResponder(scenario, user_facts)
     began = time.perf_counter()
@@ -206,6 +212,8 @@ def run_scenario(
             f"{len(responder.misses)} script miss(es), first {responder.misses[0]}"
         )
     _account(result, agent, scenario, requests)
+    if memory_probe is not None:
+        result.memory_missing = memory_probe(requests)
     return result
 
 

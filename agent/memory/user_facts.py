@@ -148,20 +148,6 @@ class FactsExtractor(Protocol):
     def extract_user_facts(self, known: list[str], message: str) -> UserFactChanges: ...
 
 
-def extract_via_baml(model: Any, known: list[str], message: str) -> UserFactChanges:
-    """ExtractUserFacts through a BamlMathModel's client and Collector (until the model has
-    its own `extract_user_facts`; this is the body proposed for it)."""
-    from agent.errors import explain_llm_error
-
-    started, logs_before = time.perf_counter(), len(model.collector.logs)
-    try:
-        return model._client.ExtractUserFacts(known, message)
-    except Exception as exc:
-        raise explain_llm_error(exc, model.endpoint) from exc
-    finally:
-        model._record("ExtractUserFacts", started, logs_before)
-
-
 class FactsMemory:
     """Any strategy plus the user's durable facts in front of every MathChat call."""
 
@@ -191,12 +177,9 @@ class FactsMemory:
         """Loop hook: extract facts from the new user message (one LLM call), merge them."""
         started = time.perf_counter()
         try:
-            if isinstance(model, FactsExtractor):
-                changes = model.extract_user_facts(self.store.texts(), message.text)
-            elif hasattr(model, "_client") and hasattr(model, "_record"):
-                changes = extract_via_baml(model, self.store.texts(), message.text)
-            else:
+            if not isinstance(model, FactsExtractor):
                 return  # a model without the function (e.g. a test fake): nothing to learn
+            changes = model.extract_user_facts(self.store.texts(), message.text)
             self.store.apply(changes)
             self.last_error = None
         except Exception as exc:  # memory must never cost the user the turn

