@@ -128,7 +128,8 @@ def print_history(console: Console, session: Session) -> None:
     console.print(transcript)
 
 
-def print_tokens(console: Console, ledger: UsageLedger) -> None:
+def print_tokens(console: Console, ledger: UsageLedger, recent: int = 8) -> None:
+    """Per function and per call, the summarizer's share and the saving against `none`."""
     table = Table(title="Token use this session")
     table.add_column("function")
     table.add_column("calls", justify="right")
@@ -142,6 +143,29 @@ def print_tokens(console: Console, ledger: UsageLedger) -> None:
     tokens_in, tokens_out = ledger.totals()
     table.add_row("[bold]total[/]", str(ledger.count()), str(tokens_in), str(tokens_out))
     console.print(table)
+    if ledger.calls:
+        calls = Table(title=f"Last {min(recent, len(ledger.calls))} calls")
+        for column in ("turn", "function", "input", "output", "ms"):
+            calls.add_column(column, justify="left" if column == "function" else "right")
+        for call in ledger.calls[-recent:]:
+            calls.add_row(
+                str(call.turn),
+                call.function,
+                str(call.input_tokens),
+                str(call.output_tokens),
+                f"{call.duration_ms:.0f}",
+            )
+        console.print(calls)
+    chat_in, _ = ledger.totals("MathChat")
+    helpers_in = tokens_in - chat_in
+    without = chat_in + ledger.history_tokens_saved
+    if tokens_in and without:
+        console.print(
+            f"[dim]summarizer and other helper calls: {helpers_in} input tokens "
+            f"({helpers_in / tokens_in:.0%} of input). Without compaction (strategy none) the "
+            f"MathChat prompts of this run would have been about {without} tokens: net saving "
+            f"{1 - tokens_in / without:.0%}.[/]"
+        )
 
 
 def print_sessions(

@@ -13,6 +13,8 @@ from agent.messages import Message, SummaryMessage, as_openai_dicts, to_chat_lis
 from agent.tokens import count_messages
 from agent.transcript import CompactionRecord, Entry, Transcript
 
+# Transcript entries that are conversation (not summaries or records).
+_CONVERSATION = frozenset({"user", "tool_call", "tool_result", "assistant"})
 # How many compactions `/undo-compact` can step back through.
 MAX_UNDO = 10
 
@@ -22,22 +24,37 @@ def context_tokens(messages: list[Message]) -> int:
     return count_messages(as_openai_dicts(to_chat_list(messages)))
 
 
+def _message_tokens(message: Message) -> int:
+    """What one message adds to `context_tokens` of a history (without the reply priming)."""
+    return context_tokens([message]) - context_tokens([])
+
+
 @dataclass
 class Session:
     working: list[Message] = field(default_factory=list)
     transcript: Transcript = field(default_factory=Transcript)
     undo_stack: list[list[Message]] = field(default_factory=list)
 
+    # Tokens of every message since the start, as strategy `none` would send them.
+    uncompacted_tokens: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        self.uncompacted_tokens = context_tokens([]) + sum(
+            _message_tokens(e) for e in self.transcript.entries if e.kind in _CONVERSATION
+        )
+
     def append(self, message: Message) -> None:
         """A new message goes to both the working context and the transcript."""
         self.working.append(message)
         self.transcript.append(message)
+        self.uncompacted_tokens += _message_tokens(message)
 
     def record(self, entry: Entry) -> None:
         self.transcript.append(entry)
 
     def rollback(self, length: int) -> None:
         """Drop working messages of a failed turn (the transcript keeps them)."""
+        self.uncompacted_tokens -= sum(_message_tokens(m) for m in self.working[length:])
         del self.working[length:]
 
     def apply_compaction(

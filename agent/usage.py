@@ -22,6 +22,10 @@ class UsageLedger:
 
     calls: list[CallUsage] = field(default_factory=list)
     turn: int = 0
+    # History tokens the context strategy kept out of MathChat prompts, summed over the calls
+    # of this process: what strategy `none` would have sent on top (an estimate for the REPL;
+    # `math-agent bench` measures `none` for real). Not saved with the session.
+    history_tokens_saved: int = 0
 
     def begin_turn(self) -> int:
         self.turn += 1
