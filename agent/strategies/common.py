@@ -178,3 +178,11 @@ def unfinished_reason(split: HistorySplit, trigger: str) -> str | None:
 def present_facts(messages: Iterable[Message]) -> frozenset[str]:
     """All facts a history states (for recall and tests)."""
     return facts_of(history_texts(messages))
+
+
+def latest_request(working: list[Message], incoming: UserMessage | None) -> str | None:
+    """The request a view is built for: the incoming message, else the last user message."""
+    if incoming is not None:
+        return incoming.text
+    users = [m for m in working if isinstance(m, UserMessage)]
+    return users[-1].text if users else None

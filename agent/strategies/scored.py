@@ -60,7 +60,13 @@ from agent.messages import (
     to_chat,
 )
 from agent.strategies.base import Compaction, CompactionInput
-from agent.strategies.common import checked, fold_task, merged_summary, unfinished_reason
+from agent.strategies.common import (
+    checked,
+    fold_task,
+    latest_request,
+    merged_summary,
+    unfinished_reason,
+)
 from agent.strategies.facts import extract_facts, is_distinctive
 from agent.strategies.prompt_tokens import meter
 from agent.tasks import final_answer, split_history
@@ -282,20 +288,13 @@ class ScoredStrategy:
                 used += unit.cost
         return chosen
 
-    @staticmethod
-    def _query(working: list[Message], incoming: UserMessage | None) -> str | None:
-        if incoming is not None:
-            return incoming.text
-        users = [m for m in working if isinstance(m, UserMessage)]
-        return users[-1].text if users else None
-
     # -- before each call ---------------------------------------------------------------------
 
     def view(self, working: list[Message], incoming: UserMessage | None) -> list[Message]:
         units, open_tail = self.units(working)
         if not units:
             return working
-        chosen = self.select(units, open_tail, self._query(working, incoming))
+        chosen = self.select(units, open_tail, latest_request(working, incoming))
         if len(chosen) == len(units):
             return working
         lines = [u.exchange for u in units if u.exchange is not None and u.position in chosen]
@@ -347,7 +346,7 @@ class ScoredStrategy:
         if reason := unfinished_reason(split, request.trigger):
             return Compaction(None, reason)
         units, open_tail = self.units(working)
-        chosen = self.select(units, open_tail, self._query(working, None))
+        chosen = self.select(units, open_tail, latest_request(working, None))
         folded = [u for u in units if u.messages and u.position not in chosen]
         if not folded:
             return Compaction(None, "every finished task fits the budget or is a key event")

@@ -38,6 +38,7 @@ from agent.messages import (
     to_chat,
 )
 from agent.strategies.base import Compaction, CompactionInput
+from agent.strategies.common import latest_request
 from agent.tasks import split_history
 
 DEFAULT_TOP_K = 2
@@ -107,7 +108,7 @@ class SemanticStrategy:
         candidates = archive_candidates(archive, split.summaries)
         if len(candidates) <= self.top_k:
             return working
-        query = self._query(working, incoming)
+        query = latest_request(working, incoming)
         if query is None:
             return working
         chosen = self.top(candidates, query)
@@ -130,13 +131,6 @@ class SemanticStrategy:
             reverse=True,
         )
         return sorted((c for c, _ in scored[: self.top_k]), key=lambda c: c.position)
-
-    @staticmethod
-    def _query(working: list[Message], incoming: UserMessage | None) -> str | None:
-        if incoming is not None:
-            return incoming.text
-        users = [m for m in working if isinstance(m, UserMessage)]
-        return users[-1].text if users else None
 
     def compact(self, request: CompactionInput) -> Compaction:
         return Compaction(
