@@ -7,6 +7,7 @@ so that every server this starts (replay, record, the embedded local model) is s
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,13 @@ from agent.errors import AgentError
 from agent.loop import DEFAULT_MAX_TOOL_STEPS, Agent
 from agent.model import BamlMathModel
 from agent.providers import Provider, resolve_provider
-from agent.store import LoadedSession, SessionInUse, SessionStore, new_session_name
+from agent.store import (
+    LoadedSession,
+    SessionInUse,
+    SessionStore,
+    default_db_path,
+    new_session_name,
+)
 from agent.strategies import DEFAULT_STRATEGY, make_strategy
 
 
@@ -120,12 +127,26 @@ def _open_session(
     """Open or create the saved session; a session open in another process is refused."""
     if not options.save:
         return None, None
-    store = SessionStore(options.db)
+    try:
+        store = SessionStore(options.db)
+    except sqlite3.Error as exc:
+        raise AgentError(_unusable_db(options.db, exc)) from None
     try:
         return store, store.open(options.session or new_session_name(), strategy)
     except SessionInUse as exc:
         store.close()
         raise AgentError(str(exc)) from None
+    except sqlite3.Error as exc:
+        store.close()
+        raise AgentError(_unusable_db(store.path, exc)) from None
+
+
+def _unusable_db(path: Path | None, exc: sqlite3.Error) -> str:
+    where = path or default_db_path()
+    return (
+        f"Could not use the session database {where} ({str(exc).rstrip('.')}); "
+        "point --db or MATH_AGENT_DB elsewhere, or run with --no-save."
+    )
 
 
 def _provider(options: RuntimeOptions, servers: list[Any]) -> Provider:

@@ -63,6 +63,10 @@ CREATE TABLE IF NOT EXISTS usage (
 """
 
 
+# Columns added to `sessions` after the first release, with their declarations.
+ADDED_COLUMNS = (("strategy_state", "TEXT NOT NULL DEFAULT '{}'"),)
+
+
 def default_db_path() -> Path:
     if named := os.environ.get("MATH_AGENT_DB", "").strip():
         return Path(named).expanduser()
@@ -118,10 +122,18 @@ class SessionStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        self._migrate()
         self.name: str | None = None
         self._saved_entries = 0
         self._saved_calls = 0
         self.last_error: str | None = None
+
+    def _migrate(self) -> None:
+        """Bring a database written by an earlier version up to SCHEMA (columns added since)."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(sessions)")}
+        for name, declaration in ADDED_COLUMNS:
+            if name not in columns:
+                self._db.execute(f"ALTER TABLE sessions ADD COLUMN {name} {declaration}")
 
     # -- opening and closing ------------------------------------------------------------------
 

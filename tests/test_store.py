@@ -187,3 +187,32 @@ def test_strategy_state_survives_a_restart(tmp_path: Path) -> None:
     strategy.from_state(loaded.strategy_state)
     assert "Is called Dana" in strategy.describe()
     store2.close()
+
+
+def test_a_database_from_an_earlier_version_is_migrated(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite3"
+    with sqlite3.connect(db) as raw:  # the first release's sessions table
+        raw.execute(
+            "CREATE TABLE sessions (name TEXT PRIMARY KEY, created_at TEXT NOT NULL,"
+            " updated_at TEXT NOT NULL, strategy TEXT NOT NULL, working TEXT NOT NULL"
+            " DEFAULT '[]', undo TEXT NOT NULL DEFAULT '[]', turns INTEGER NOT NULL DEFAULT 0,"
+            " owner_pid INTEGER, owner_host TEXT)"
+        )
+        raw.execute(
+            "INSERT INTO sessions (name, created_at, updated_at, strategy)"
+            " VALUES ('old', 'x', 'x', 'summarize')"
+        )
+    store = SessionStore(db)
+    loaded = store.open("old", "none")
+    assert loaded.resumed and loaded.strategy == "summarize" and loaded.strategy_state == {}
+    store.close()
+
+
+def test_an_unusable_database_is_one_sentence(tmp_path: Path) -> None:
+    from agent.errors import AgentError
+    from agent.runtime import RuntimeOptions, build_runtime
+
+    bad = tmp_path / "not-a-db.sqlite3"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(AgentError, match="Could not use the session database"):
+        build_runtime(RuntimeOptions(base_url="http://127.0.0.1:9/v1", db=bad))
