@@ -17,6 +17,7 @@ from baml_py import AbortController
 
 from agent.dispatch import run_tool, tool_arguments
 from agent.errors import AgentError, TurnCancelled
+from agent.grounding import ungrounded_reason
 from agent.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, to_chat_list
 from agent.model import MathModel
 from agent.session import Session, context_tokens
@@ -170,10 +171,16 @@ class Agent:
             call = ToolCall(
                 call_id=uuid.uuid4().hex[:12], tool=step.tool, arguments=tool_arguments(step)
             )
-            outcome = run_tool(step)
-            tool_result = ToolResultMessage(
-                call_id=call.call_id, tool=call.tool, ok=outcome.ok, text=outcome.text
-            )
+            refusal = ungrounded_reason(step, context)
+            if refusal is not None:
+                tool_result = ToolResultMessage(
+                    call_id=call.call_id, tool=call.tool, ok=False, text=refusal
+                )
+            else:
+                outcome = run_tool(step)
+                tool_result = ToolResultMessage(
+                    call_id=call.call_id, tool=call.tool, ok=outcome.ok, text=outcome.text
+                )
             self.session.append(call)
             self.session.append(tool_result)
             result.tool_runs.append((call, tool_result))

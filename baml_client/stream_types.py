@@ -44,7 +44,7 @@ class ForgetUserFact(BaseModel):
 
 class IntegralSolver(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['integral']] = Field(default=None, description='integrate an expression; give both bounds for a definite integral, none for an antiderivative')
-    expression: typing.Optional[str] = Field(default=None, description='the integrand, e.g. \'x^2 + 1\'')
+    expression: typing.Optional[str] = Field(default=None, description='the integrand the user gave (or an earlier result), as plain text')
     variable: typing.Optional[str] = Field(default=None, description='integrate with respect to this variable')
     lower: typing.Optional[str] = Field(default=None, description='lower bound for a definite integral, e.g. \'0\', \'-oo\'')
     upper: typing.Optional[str] = Field(default=None, description='upper bound for a definite integral, e.g. \'1\', \'oo\'')
@@ -56,19 +56,19 @@ class MessageToUser(BaseModel):
 
 class QuadraticDerivative(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['derivative']] = Field(default=None, description='differentiate an expression')
-    expression: typing.Optional[str] = Field(default=None, description='the expression, e.g. \'2x^2 + 4x - 6\'')
+    expression: typing.Optional[str] = Field(default=None, description='the expression to differentiate, as plain text')
     variable: typing.Optional[str] = Field(default=None, description='differentiate with respect to this variable')
     order: typing.Optional[int] = Field(default=None, description='1 for the first derivative, 2 for the second, ...')
 
 class QuadraticEvaluator(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['evaluate']] = Field(default=None, description='substitute values into an expression and compute the exact result')
-    expression: typing.Optional[str] = Field(default=None, description='the expression to evaluate, e.g. \'x^2\'')
+    expression: typing.Optional[str] = Field(default=None, description='the expression to evaluate, as plain text')
     at: typing.List[str] = Field(description='one entry per point, each a value like \'3\', \'-1/2\', \'pi\' or, for several variables, \'x=1, y=2\'')
     variable: typing.Optional[str] = Field(default=None, description='the variable the values are for, when there could be doubt')
 
 class QuadraticSolver(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['solve']] = Field(default=None, description='find the roots of an equation')
-    equation: typing.Optional[str] = Field(default=None, description='the equation or expression as plain text, e.g. \'x^2 + 5x + 6 = 0\'')
+    equation: typing.Optional[str] = Field(default=None, description='the user\'s equation or expression, as plain text')
     variable: typing.Optional[str] = Field(default=None, description='the unknown to solve for, when there could be doubt')
 
 class SummaryExchange(BaseModel):

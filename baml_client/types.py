@@ -73,7 +73,7 @@ class ForgetUserFact(BaseModel):
 
 class IntegralSolver(BaseModel):
     tool: typing_extensions.Literal['integral'] = Field(description='integrate an expression; give both bounds for a definite integral, none for an antiderivative')
-    expression: str = Field(description='the integrand, e.g. \'x^2 + 1\'')
+    expression: str = Field(description='the integrand the user gave (or an earlier result), as plain text')
     variable: typing.Optional[str] = Field(default=None, description='integrate with respect to this variable')
     lower: typing.Optional[str] = Field(default=None, description='lower bound for a definite integral, e.g. \'0\', \'-oo\'')
     upper: typing.Optional[str] = Field(default=None, description='upper bound for a definite integral, e.g. \'1\', \'oo\'')
@@ -85,19 +85,19 @@ class MessageToUser(BaseModel):
 
 class QuadraticDerivative(BaseModel):
     tool: typing_extensions.Literal['derivative'] = Field(description='differentiate an expression')
-    expression: str = Field(description='the expression, e.g. \'2x^2 + 4x - 6\'')
+    expression: str = Field(description='the expression to differentiate, as plain text')
     variable: typing.Optional[str] = Field(default=None, description='differentiate with respect to this variable')
     order: typing.Optional[int] = Field(default=None, description='1 for the first derivative, 2 for the second, ...')
 
 class QuadraticEvaluator(BaseModel):
     tool: typing_extensions.Literal['evaluate'] = Field(description='substitute values into an expression and compute the exact result')
-    expression: str = Field(description='the expression to evaluate, e.g. \'x^2\'')
+    expression: str = Field(description='the expression to evaluate, as plain text')
     at: typing.List[str] = Field(description='one entry per point, each a value like \'3\', \'-1/2\', \'pi\' or, for several variables, \'x=1, y=2\'')
     variable: typing.Optional[str] = Field(default=None, description='the variable the values are for, when there could be doubt')
 
 class QuadraticSolver(BaseModel):
     tool: typing_extensions.Literal['solve'] = Field(description='find the roots of an equation')
-    equation: str = Field(description='the equation or expression as plain text, e.g. \'x^2 + 5x + 6 = 0\'')
+    equation: str = Field(description='the user\'s equation or expression, as plain text')
     variable: typing.Optional[str] = Field(default=None, description='the unknown to solve for, when there could be doubt')
 
 class SummaryExchange(BaseModel):

@@ -397,9 +397,9 @@ def test_wrong_typed_argument_is_dropped_by_baml_and_the_default_used() -> None:
 
 def test_wrong_typed_order_out_of_range_is_a_clear_tool_error() -> None:
     wrong = '{"tool": "derivative", "expression": "x^2", "order": 1e400}'
-    with rig("wrong-type", [], Script({"differentiate forever": wrong})) as r:
+    with rig("wrong-type", [], Script({"differentiate x^2 forever": wrong})) as r:
         bad_reply("wrong-type")
-        result = r.agent.run_turn("differentiate forever")
+        result = r.agent.run_turn("differentiate x^2 forever")
         assert result.ok, result.error
         ((_, outcome),) = result.tool_runs
         assert not outcome.ok and "between 1 and 100" in outcome.text
