@@ -20,7 +20,7 @@ from agent.errors import AgentError, TurnCancelled
 from agent.grounding import ungrounded_reason
 from agent.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, to_chat_list
 from agent.model import MathModel
-from agent.session import Session, context_tokens
+from agent.session import Session
 from agent.strategies.base import Compaction, CompactionInput, ContextStrategy, Trigger
 from agent.transcript import CompactionRecord, ErrorRecord
 from baml_client.types import MessageToUser
@@ -159,9 +159,8 @@ class Agent:
                 raise TurnCancelled()
             context = self.strategy.view(self.session.working, user)
             step = self.model.next_step(to_chat_list(context), cancel.abort_controller)
-            self.model.ledger.history_tokens_saved += self.session.uncompacted_tokens - (
-                context_tokens(context)
-            )
+            saved = self.session.uncompacted_tokens - self.session.history_tokens(context)
+            self.model.ledger.history_tokens_saved += saved
             if cancel.cancelled:
                 raise TurnCancelled()
             if isinstance(step, MessageToUser):

@@ -38,6 +38,22 @@ class Session:
     # Tokens of every message since the start, as strategy `none` would send them.
     uncompacted_tokens: int = field(default=0, init=False)
 
+    # Per-message token counts, so the saving estimate costs no re-tokenising per call.
+    _token_cache: dict[int, tuple[Message, int]] = field(default_factory=dict, init=False)
+
+    def history_tokens(self, messages: list[Message]) -> int:
+        """`context_tokens(messages)`, from cached per-message counts."""
+        if len(self._token_cache) > 50_000:
+            self._token_cache.clear()
+        total = context_tokens([])
+        for message in messages:
+            cached = self._token_cache.get(id(message))
+            if cached is None or cached[0] is not message:
+                cached = (message, _message_tokens(message))
+                self._token_cache[id(message)] = cached
+            total += cached[1]
+        return total
+
     def __post_init__(self) -> None:
         self.uncompacted_tokens = context_tokens([]) + sum(
             _message_tokens(e) for e in self.transcript.entries if e.kind in _CONVERSATION

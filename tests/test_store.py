@@ -216,3 +216,28 @@ def test_an_unusable_database_is_one_sentence(tmp_path: Path) -> None:
     bad.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(AgentError, match="Could not use the session database"):
         build_runtime(RuntimeOptions(base_url="http://127.0.0.1:9/v1", db=bad))
+
+
+def test_a_second_repl_on_the_same_session_is_refused_and_the_first_goes_on(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "two.sqlite3"
+    with serve(ScriptedResponder(reference_llm.respond)) as server:
+        first = _chat_process(db, server.base_url, "shared")
+        first.stdin.write("solve x^2 - 1 = 0\n")
+        first.stdin.flush()
+        assert first.stdout.readline().strip() == "Done: x = -1, x = 1"
+        second = _chat_process(db, server.base_url, "shared")
+        out, err = second.communicate("solve x^2 - 4 = 0\n", timeout=60)
+        assert second.returncode == 2
+        assert f"open in another math-agent process (pid {first.pid})" in err
+        assert out == ""
+        out, err = first.communicate("solve x^2 - 9 = 0\n", timeout=60)
+        assert first.returncode == 0, err
+        assert out.strip() == "Done: x = -3, x = 3"
+    store = SessionStore(db)
+    assert store.integrity_check() == "ok"
+    loaded = store.open("shared", "none")
+    users = [e.text for e in loaded.session.transcript.entries if isinstance(e, UserMessage)]
+    assert users == ["solve x^2 - 1 = 0", "solve x^2 - 9 = 0"]
+    store.close()
