@@ -9,7 +9,8 @@ local replay or scripted server, so the real prompts and parser always run.
 from __future__ import annotations
 
 import time
-from typing import Protocol
+from collections.abc import Callable
+from typing import Protocol, TypeVar
 
 from baml_py import AbortController, ClientRegistry, Collector
 
@@ -26,6 +27,8 @@ from baml_client.types import (
     QuadraticSolver,
     UserFactChanges,
 )
+
+T = TypeVar("T")
 
 ToolStep = QuadraticSolver | QuadraticDerivative | QuadraticEvaluator | IntegralSolver
 Step = ToolStep | MessageToUser
@@ -57,45 +60,35 @@ class BamlMathModel:
         self.endpoint = endpoint
         self._client = b.with_options(client_registry=registry, collector=self.collector)
 
-    def _record(self, function: str, started: float, logs_before: int) -> None:
-        """Add the call to the ledger; a call that never reached the endpoint has no log."""
-        duration_ms = (time.perf_counter() - started) * 1000
-        if len(self.collector.logs) == logs_before:
-            self.ledger.add(function, 0, 0, duration_ms)
-            return
+    def _last_log_id(self) -> str | None:
         log = self.collector.last
-        usage = log.usage if log is not None else None
-        self.ledger.add(
-            function,
-            (usage.input_tokens or 0) if usage is not None else 0,
-            (usage.output_tokens or 0) if usage is not None else 0,
-            duration_ms,
-        )
+        return log.id if log is not None else None
+
+    def _call(self, function: str, call: Callable[[], T]) -> T:
+        """Run one BAML call: failures become one-sentence AgentErrors, usage goes to the
+        ledger (a call that never reached the endpoint leaves no new log: zero tokens)."""
+        started, last_before = time.perf_counter(), self._last_log_id()
+        try:
+            return call()
+        except Exception as exc:
+            raise explain_llm_error(exc, self.endpoint) from exc
+        finally:
+            duration_ms = (time.perf_counter() - started) * 1000
+            log = self.collector.last
+            usage = log.usage if log is not None and log.id != last_before else None
+            self.ledger.add(
+                function,
+                (usage.input_tokens or 0) if usage is not None else 0,
+                (usage.output_tokens or 0) if usage is not None else 0,
+                duration_ms,
+            )
 
     def next_step(self, messages: list[ChatMessage], abort: AbortController | None = None) -> Step:
-        started, logs_before = time.perf_counter(), len(self.collector.logs)
         options = {"abort_controller": abort} if abort is not None else {}
-        try:
-            return self._client.MathChat(messages, baml_options=options)
-        except Exception as exc:
-            raise explain_llm_error(exc, self.endpoint) from exc
-        finally:
-            self._record("MathChat", started, logs_before)
+        return self._call("MathChat", lambda: self._client.MathChat(messages, baml_options=options))
 
     def summarize(self, messages: list[ChatMessage]) -> ContextSummary:
-        started, logs_before = time.perf_counter(), len(self.collector.logs)
-        try:
-            return self._client.SummarizeContext(messages)
-        except Exception as exc:
-            raise explain_llm_error(exc, self.endpoint) from exc
-        finally:
-            self._record("SummarizeContext", started, logs_before)
+        return self._call("SummarizeContext", lambda: self._client.SummarizeContext(messages))
 
     def extract_user_facts(self, known: list[str], message: str) -> UserFactChanges:
-        started, logs_before = time.perf_counter(), len(self.collector.logs)
-        try:
-            return self._client.ExtractUserFacts(known, message)
-        except Exception as exc:
-            raise explain_llm_error(exc, self.endpoint) from exc
-        finally:
-            self._record("ExtractUserFacts", started, logs_before)
+        return self._call("ExtractUserFacts", lambda: self._client.ExtractUserFacts(known, message))

@@ -81,8 +81,8 @@ class Session:
             applied=True,
             messages_before=len(self.working),
             messages_after=len(new_working),
-            tokens_before=context_tokens(self.working),
-            tokens_after=context_tokens(new_working),
+            tokens_before=self.history_tokens(self.working),
+            tokens_after=self.history_tokens(new_working),
             reason=reason,
             failed=failed,
         )
@@ -107,8 +107,8 @@ class Session:
                 applied=True,
                 messages_before=len(self.working),
                 messages_after=len(restored),
-                tokens_before=context_tokens(self.working),
-                tokens_after=context_tokens(restored),
+                tokens_before=self.history_tokens(self.working),
+                tokens_after=self.history_tokens(restored),
                 reason="restored the working context from before the last compaction",
             )
         )
