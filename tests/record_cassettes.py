@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agent.replay import Cassette, RecordResponder, ScriptedResponder, serve
+from agent.llm.replay import Cassette, RecordResponder, ScriptedResponder, serve
 from tests import reference_llm
 
 ROOT = Path(__file__).parents[1]
@@ -38,7 +38,7 @@ def record_reference(upstream_url: str) -> subprocess.CompletedProcess[str]:
     REFERENCE.unlink(missing_ok=True)
     return subprocess.run(
         [
-            *(sys.executable, "-m", "agent.cli", "chat", "--record", str(REFERENCE)),
+            *(sys.executable, "-m", "agent.app.cli", "chat", "--record", str(REFERENCE)),
             *("--base-url", upstream_url, "--model", "reference-llm"),
         ],
         input="\n".join(reference_llm.REFERENCE_QUESTIONS) + "\n",

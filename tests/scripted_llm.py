@@ -1,4 +1,4 @@
-"""A scripted LLM for end-to-end tests: canned replies served over HTTP by agent.replay.
+"""A scripted LLM for end-to-end tests: canned replies served over HTTP by agent.llm.replay.
 
 MathChat and SummarizeContext requests are told apart by their system prompt and answered
 from separate queues, so a test lists exactly what the "model" says, in order, while the real
@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from agent.loop import Agent
-from agent.model import BamlMathModel
-from agent.providers import Provider
-from agent.replay import ScriptedResponder, serve
-from agent.strategies import make_strategy
+from agent.context.registry import make_strategy
+from agent.core.loop import Agent
+from agent.llm.model import BamlMathModel
+from agent.llm.providers import Provider
+from agent.llm.replay import ScriptedResponder, serve
 
 SUMMARIZER_MARK = "You compact the history of a math chat"
 

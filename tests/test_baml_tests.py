@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 
-from agent.replay import Cassette, ReplayResponder, serve
+from agent.llm.replay import Cassette, ReplayResponder, serve
 from tests.record_cassettes import BAML_CLI, BAML_TESTS, ROOT, baml_test_environment
 
 

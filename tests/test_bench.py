@@ -11,9 +11,9 @@ import pytest
 import agent.bench as bench
 from agent.bench.runner import retention_of, run_scenario
 from agent.bench.scenarios import DEFAULT_SEED, SCENARIOS, long_scenario, reference_scenario
-from agent.bench.scripted import BenchResponder, parse_position, summarize_messages
-from agent.strategies import STRATEGIES
-from agent.strategies.facts import extract_facts
+from agent.context.math_facts import extract_facts
+from agent.context.registry import STRATEGIES
+from agent.testing.scripted import BenchResponder, parse_position, summarize_messages
 
 pytestmark = pytest.mark.timeout(300)
 

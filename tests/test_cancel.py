@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from agent.replay import Fault, FaultyResponder, ScriptedResponder, serve
+from agent.llm.replay import Fault, FaultyResponder, ScriptedResponder, serve
 from tests.scripted_llm import answer
 
 ROOT = Path(__file__).parents[1]
@@ -27,7 +27,7 @@ def test_sigint_cancels_the_turn_and_the_session_goes_on() -> None:
             "BAML_LOG": "error",
         }
         process = subprocess.Popen(
-            [sys.executable, "-m", "agent.cli", "chat", "--base-url", server.base_url],
+            [sys.executable, "-m", "agent.app.cli", "chat", "--base-url", server.base_url],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -25,7 +25,7 @@ def run_cli(*args: str, stdin: str = "", env: dict[str, str] | None = None, cwd:
     }
     clean.update({"MATH_AGENT_ENV_FILE": os.devnull, "BAML_LOG": "error", **(env or {})})
     return subprocess.run(
-        [sys.executable, "-m", "agent.cli", *args],
+        [sys.executable, "-m", "agent.app.cli", *args],
         input=stdin,
         capture_output=True,
         text=True,

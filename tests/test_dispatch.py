@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent.dispatch import run_tool, tool_arguments
+from agent.core.tool_calls import run_tool, tool_arguments
 from baml_client.types import IntegralSolver
 from tests.fakes import derivative, evaluate, solve
 

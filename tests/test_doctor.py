@@ -6,10 +6,10 @@ import socket
 
 import pytest
 
-from agent import doctor
-from agent.local import launch
-from agent.local.settings import LOCAL_MODEL
-from agent.replay import ScriptedResponder, serve
+from agent.app import doctor
+from agent.llm.local import launch
+from agent.llm.local.settings import LOCAL_MODEL
+from agent.llm.replay import ScriptedResponder, serve
 from tests.scripted_llm import ReplyQueue, answer
 
 

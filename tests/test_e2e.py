@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from agent.context.tasks import unpaired_tool_messages
 from agent.messages import SummaryMessage
-from agent.tasks import unpaired_tool_messages
 from tests.scripted_llm import ReplyQueue, answer, scripted_agent, summary, tool
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.memory.embeddings import (
+from agent.context.embeddings import (
     INSTALL_HINT,
     CachedEmbedder,
     EmbeddingsUnavailable,
@@ -63,7 +63,7 @@ def test_missing_extra_names_what_to_install() -> None:
 
 @needs_model
 def test_minilm_matches_the_reference_vector() -> None:
-    from agent.memory.embeddings import MiniLMEmbedder
+    from agent.context.embeddings import MiniLMEmbedder
 
     vector = MiniLMEmbedder().embed([REFERENCE_TEXT])[0]
     assert len(vector) == 384
@@ -74,7 +74,7 @@ def test_minilm_matches_the_reference_vector() -> None:
 
 @needs_model
 def test_minilm_similar_sentences_score_higher_than_unrelated() -> None:
-    from agent.memory.embeddings import default_embedder
+    from agent.context.embeddings import default_embedder
 
     fleet, back, weather, decimals, fractions = default_embedder().embed(
         [
@@ -91,7 +91,7 @@ def test_minilm_similar_sentences_score_higher_than_unrelated() -> None:
 
 @needs_model
 def test_minilm_batches_agree_with_single_texts() -> None:
-    from agent.memory.embeddings import MiniLMEmbedder
+    from agent.context.embeddings import MiniLMEmbedder
 
     embedder = MiniLMEmbedder()
     texts = ["short", "a much longer sentence so that the batch needs padding for the first"]

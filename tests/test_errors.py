@@ -5,9 +5,9 @@ from __future__ import annotations
 from baml_py.errors import BamlAbortError, BamlError
 
 from agent.errors import AgentError, TurnCancelled, explain_llm_error
-from agent.model import BamlMathModel
-from agent.providers import Provider
-from agent.replay import Fault, FaultyResponder, ScriptedResponder, serve
+from agent.llm.model import BamlMathModel
+from agent.llm.providers import Provider
+from agent.llm.replay import Fault, FaultyResponder, ScriptedResponder, serve
 from baml_client.types import ChatMessage
 from tests.scripted_llm import ReplyQueue, answer, scripted_agent
 

@@ -6,16 +6,16 @@ import inspect
 import json
 from typing import Any
 
+from agent.context.base import CompactionInput
+from agent.context.strategies.none import NoCompaction
+from agent.context.strategies.structural import StructuralStrategy
+from agent.context.user_facts import FACTS_HEADER, FactsMemory, UserFactStore
+from agent.core.loop import Agent
 from agent.errors import AgentError
-from agent.loop import Agent
-from agent.memory.user_facts import FACTS_HEADER, FactsMemory, UserFactStore
+from agent.llm.model import BamlMathModel
+from agent.llm.providers import Provider
+from agent.llm.replay import ScriptedResponder, serve
 from agent.messages import AssistantMessage, SummaryMessage, UserMessage, to_chat_list
-from agent.model import BamlMathModel
-from agent.providers import Provider
-from agent.replay import ScriptedResponder, serve
-from agent.strategies.base import CompactionInput
-from agent.strategies.none import NoCompaction
-from agent.strategies.structural import StructuralStrategy
 from baml_client.types import (
     AddUserFact,
     ForgetUserFact,
@@ -128,15 +128,15 @@ def test_failed_extraction_keeps_the_store_and_the_turn() -> None:
     assert memory.store.texts() == ["Wants decimal answers"]
     assert memory.last_error and "endpoint down" in memory.last_error
     memory.observe_user_message(UserMessage(text="hi"), ScriptedModel([]))  # no such function
-    assert memory.describe() == "1. Wants decimal answers"
-    assert memory.forget(2).startswith("No fact 2")
-    assert memory.forget(1) == "Forgot: Wants decimal answers"
-    assert memory.describe() == "No facts remembered yet."
+    assert memory.describe_facts() == "1. Wants decimal answers"
+    assert memory.forget_fact(2).startswith("No fact 2")
+    assert memory.forget_fact(1) == "Forgot: Wants decimal answers"
+    assert memory.describe_facts() == "No facts remembered yet."
 
 
 def test_state_round_trip_includes_the_inner_strategy() -> None:
-    from agent.memory.embeddings import CachedEmbedder, HashingEmbedder
-    from agent.strategies.scored import ScoredStrategy
+    from agent.context.embeddings import CachedEmbedder, HashingEmbedder
+    from agent.context.strategies.scored import ScoredStrategy
 
     memory = FactsMemory(ScoredStrategy(embedder=CachedEmbedder(HashingEmbedder())))
     memory.store.add("NAME", "Is called Dana")
@@ -183,7 +183,7 @@ def test_extract_user_facts_through_the_real_baml_client() -> None:
         memory = FactsMemory(NoCompaction())
         memory.observe_user_message(UserMessage(text="Always give me decimals."), model)
         assert memory.last_error is None
-        assert memory.describe() == "1. Wants decimal answers"
+        assert memory.describe_facts() == "1. Wants decimal answers"
         memory.store.add("OTHER", "Likes graphs")
         memory.observe_user_message(
             UserMessage(text="Actually exact values, and forget graphs"), model

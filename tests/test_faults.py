@@ -23,15 +23,15 @@ from typing import Any
 
 import pytest
 
-from agent.loop import Agent, TurnResult
+from agent.app.repl import run_turn_cancellable
+from agent.context.registry import make_strategy
+from agent.context.tasks import unpaired_tool_messages
+from agent.core.loop import Agent, TurnResult
+from agent.core.transcript import ErrorRecord
+from agent.llm.model import BamlMathModel
+from agent.llm.providers import REQUEST_TIMEOUT_MS, Provider
+from agent.llm.replay import Fault, FaultyResponder, ReplayServer, ScriptedResponder, serve
 from agent.messages import Message, UserMessage
-from agent.model import BamlMathModel
-from agent.providers import REQUEST_TIMEOUT_MS, Provider
-from agent.repl import run_turn_cancellable
-from agent.replay import Fault, FaultyResponder, ReplayServer, ScriptedResponder, serve
-from agent.strategies import make_strategy
-from agent.tasks import unpaired_tool_messages
-from agent.transcript import ErrorRecord
 from baml_client.types import ChatMessage
 from tests.scripted_llm import answer, tool
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from agent.grounding import ungrounded_reason
-from agent.loop import Agent
+from agent.context.registry import make_strategy
+from agent.core.grounding import ungrounded_reason
+from agent.core.loop import Agent
 from agent.messages import SummaryExchangeRecord, SummaryMessage, ToolCall, UserMessage
-from agent.strategies import make_strategy
 from tests.fakes import ScriptedModel, ask_back, derivative, done, evaluate, solve
 
 

@@ -22,13 +22,13 @@ from typing import Any
 import pytest
 
 import tools
-from agent.dispatch import run_tool
-from agent.loop import Agent
-from agent.model import BamlMathModel
-from agent.providers import Provider
-from agent.replay import ReplayServer, ScriptedResponder, serve
-from agent.strategies import make_strategy
-from agent.tasks import unpaired_tool_messages
+from agent.context.registry import make_strategy
+from agent.context.tasks import unpaired_tool_messages
+from agent.core.loop import Agent
+from agent.core.tool_calls import run_tool
+from agent.llm.model import BamlMathModel
+from agent.llm.providers import Provider
+from agent.llm.replay import ReplayServer, ScriptedResponder, serve
 from baml_client.types import QuadraticEvaluator
 from tests.hostile_inputs import CASES, USER_MESSAGES, Hostile
 from tests.scripted_llm import SUMMARIZER_MARK, answer, summary, tool
@@ -285,7 +285,7 @@ def cli_env(home: Path) -> dict[str, str]:
 
 def run_chat(server: ReplayServer, stdin: bytes, home: Path) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "agent.cli", "chat", "--base-url", server.base_url],
+        [sys.executable, "-m", "agent.app.cli", "chat", "--base-url", server.base_url],
         input=stdin,
         capture_output=True,
         timeout=120,

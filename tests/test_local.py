@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from agent.app.runtime import RuntimeOptions, choose_strategy
 from agent.errors import AgentError
-from agent.local import launch, model
-from agent.local.settings import LOCAL_MODEL, LOCAL_SETTINGS, ModelSpec
-from agent.providers import NO_PROVIDER, OPENAI_URL, resolve_provider
-from agent.runtime import RuntimeOptions, choose_strategy
+from agent.llm.local import launch
+from agent.llm.local import weights as model
+from agent.llm.local.settings import LOCAL_MODEL, LOCAL_SETTINGS, ModelSpec
+from agent.llm.providers import NO_PROVIDER, OPENAI_URL, resolve_provider
 
 ROOT = Path(__file__).parents[1]
 
@@ -94,7 +95,7 @@ def test_strategy_defaults_per_provider(local_ready: None) -> None:
     assert choose_strategy(RuntimeOptions(), local) == "structural"
     assert choose_strategy(RuntimeOptions(strategy="none"), local) == "none"
     remote = resolve_provider(base_url="http://127.0.0.1:1/v1")
-    from agent.strategies import DEFAULT_STRATEGY, STRATEGIES
+    from agent.context.registry import DEFAULT_STRATEGY, STRATEGIES
 
     assert choose_strategy(RuntimeOptions(), remote) == DEFAULT_STRATEGY
     assert local.default_strategy in STRATEGIES
@@ -106,7 +107,7 @@ def test_strategy_defaults_per_provider(local_ready: None) -> None:
 def test_pyproject_local_extra_matches_the_pins() -> None:
     import tomllib
 
-    from agent.local.setup import requirements
+    from agent.llm.local.setup import requirements
 
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"
@@ -117,9 +118,9 @@ def test_pyproject_local_extra_matches_the_pins() -> None:
 
 
 def test_setup_skips_when_a_provider_is_configured(monkeypatch: pytest.MonkeyPatch) -> None:
-    from agent.local import setup
+    from agent.llm.local import setup
 
-    monkeypatch.setattr("agent.providers.load_env", lambda path=None: None)
+    monkeypatch.setattr("agent.llm.providers.load_env", lambda path=None: None)
     assert setup.configured_provider() is None
     monkeypatch.setenv("OPENROUTER_API_KEY", "sk-or")
     assert setup.configured_provider() == "OPENROUTER_API_KEY"

@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from agent.local.launch import unavailable_reason
+from agent.app.runtime import RuntimeOptions, build_runtime
+from agent.llm.local.launch import unavailable_reason
 from agent.processes import pid_alive
-from agent.runtime import RuntimeOptions, build_runtime
 from tests.reference_llm import REFERENCE_QUESTIONS
 
 pytestmark = pytest.mark.live

@@ -14,19 +14,19 @@ from pathlib import Path
 
 import pytest
 
-from agent.local.server import Launch, LocalServer, ServerError, healthy, http_json
-from agent.local.settings import LOCAL_MODEL, LOCAL_SETTINGS
+from agent.llm.local.server_manager import Launch, LocalServer, ServerError, healthy, http_json
+from agent.llm.local.settings import LOCAL_MODEL, LOCAL_SETTINGS
 from agent.processes import pid_alive
 
 ROOT = Path(__file__).parents[1]
 
 # Answers /health (503 while "loading") and /v1/models like llama.cpp's server, and ends
-# itself through the real lease watchdog of agent.local.serve.
+# itself through the real lease watchdog of agent.llm.local.server_process.
 STUB = r"""
 import json, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from agent.local.serve import watch_leases
+from agent.llm.local.server_process import watch_leases
 
 port, alias, leases, lock, state, delay, mode = sys.argv[1:8]
 if mode == "crash":
@@ -186,8 +186,8 @@ DIES = """
 import sys, time
 from pathlib import Path
 sys.path.insert(0, {root!r})
-from agent.local.server import LocalServer
-from agent.local.settings import LOCAL_MODEL, LOCAL_SETTINGS
+from agent.llm.local.server_manager import LocalServer
+from agent.llm.local.settings import LOCAL_MODEL, LOCAL_SETTINGS
 command = {command!r}
 local = LocalServer(Path("/x"), LOCAL_MODEL, LOCAL_SETTINGS,
                     command=lambda l: [a.format(**l.__dict__) for a in command],
@@ -244,12 +244,12 @@ def test_ctrl_c_while_loading_leaves_nothing(stub, state: Path) -> None:
 def test_runtime_starts_the_local_server_and_close_stops_it(
     stub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agent.local import launch
-    from agent.runtime import RuntimeOptions, build_runtime
+    from agent.app.runtime import RuntimeOptions, build_runtime
+    from agent.llm.local import launch
 
     xdg = tmp_path / "xdg"
     monkeypatch.setenv("XDG_STATE_HOME", str(xdg))
-    monkeypatch.setattr("agent.providers.load_env", lambda path=None: None)
+    monkeypatch.setattr("agent.llm.providers.load_env", lambda path=None: None)
     monkeypatch.setattr(launch, "unavailable_reason", lambda spec=LOCAL_MODEL: None)
     monkeypatch.setattr(launch, "prepare_model", lambda spec=LOCAL_MODEL, console=None: Path("/x"))
     monkeypatch.setattr(launch, "serve_command", stub())

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from agent.context.registry import make_strategy
+from agent.context.tasks import unpaired_tool_messages
+from agent.core.loop import Agent, CancelToken
+from agent.core.transcript import CompactionRecord, ErrorRecord
 from agent.errors import AgentError
-from agent.loop import Agent, CancelToken
 from agent.messages import (
     AssistantMessage,
     SummaryMessage,
@@ -13,9 +16,6 @@ from agent.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from agent.strategies import make_strategy
-from agent.tasks import unpaired_tool_messages
-from agent.transcript import CompactionRecord, ErrorRecord
 from tests.fakes import ScriptedModel, ask_back, derivative, done, solve, summary
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from agent.core.transcript import CompactionRecord, ErrorRecord, Transcript
 from agent.messages import (
     MESSAGES_ADAPTER,
     AssistantMessage,
@@ -14,7 +15,6 @@ from agent.messages import (
     UserMessage,
     to_chat,
 )
-from agent.transcript import CompactionRecord, ErrorRecord, Transcript
 
 
 def sample() -> list:

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from agent.errors import AgentError
-from agent.providers import NO_PROVIDER, OPENAI_URL, OPENROUTER_URL, load_env, resolve_provider
+from agent.llm.providers import NO_PROVIDER, OPENAI_URL, OPENROUTER_URL, load_env, resolve_provider
 
 
 def test_nothing_configured_says_what_to_set(monkeypatch: pytest.MonkeyPatch) -> None:

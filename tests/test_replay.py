@@ -29,7 +29,8 @@ import pytest
 from baml_py import ClientRegistry, Collector
 from baml_py.errors import BamlClientHttpError
 
-from agent.replay import (
+from agent.accounting.tokenizer import count_messages, count_text
+from agent.llm.replay import (
     Cassette,
     Fault,
     FaultyResponder,
@@ -40,7 +41,6 @@ from agent.replay import (
     serve,
     start,
 )
-from agent.tokens import count_messages, count_text
 from baml_client import b
 from baml_client.types import ChatMessage, QuadraticSolver
 
@@ -481,7 +481,7 @@ def test_subprocess_entry_point_serves_and_terminates(tmp_path: Path) -> None:
     cassette.add(chat("recorded question"), "recorded answer")
     cassette.save()
     process = subprocess.Popen(
-        [sys.executable, "-m", "agent.replay", "--cassette", str(path), "--port", "0"],
+        [sys.executable, "-m", "agent.llm.replay", "--cassette", str(path), "--port", "0"],
         cwd=REPO_ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -514,7 +514,7 @@ def test_baml_streaming_against_subprocess_server(tmp_path: Path) -> None:
         with serve(recorder) as server:
             b.with_options(client_registry=registry(server.base_url)).MathChat(SOLVE_REQUEST)
     process = subprocess.Popen(
-        [sys.executable, "-m", "agent.replay", "--cassette", str(path)],
+        [sys.executable, "-m", "agent.llm.replay", "--cassette", str(path)],
         cwd=REPO_ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

@@ -6,7 +6,19 @@ import itertools
 
 import pytest
 
-from agent.memory.embeddings import CachedEmbedder, HashingEmbedder
+from agent.accounting.prompt_meter import meter
+from agent.context.base import CompactionInput
+from agent.context.common import present_facts
+from agent.context.embeddings import CachedEmbedder, HashingEmbedder
+from agent.context.strategies.scored import (
+    ARCHIVE_QUESTION,
+    ScoredConfig,
+    ScoredStrategy,
+    ScoreWeights,
+    is_confirmation,
+    states_value,
+)
+from agent.context.tasks import split_history, unpaired_tool_messages
 from agent.messages import (
     AssistantMessage,
     Message,
@@ -16,18 +28,6 @@ from agent.messages import (
     UserMessage,
     to_chat_list,
 )
-from agent.strategies.base import CompactionInput
-from agent.strategies.common import present_facts
-from agent.strategies.prompt_tokens import meter
-from agent.strategies.scored import (
-    ARCHIVE_QUESTION,
-    ScoredConfig,
-    ScoredStrategy,
-    ScoreWeights,
-    is_confirmation,
-    states_value,
-)
-from agent.tasks import split_history, unpaired_tool_messages
 from tests.fakes import ScriptedModel
 
 _ids = itertools.count()

@@ -26,21 +26,21 @@ from typing import Any
 import pytest
 from baml_py.errors import BamlClientHttpError, BamlTimeoutError
 
+from agent.context.registry import make_strategy
+from agent.core.loop import Agent
+from agent.core.transcript import ErrorRecord
 from agent.errors import explain_llm_error
-from agent.loop import Agent
-from agent.model import BamlMathModel
-from agent.providers import Provider
-from agent.replay import Fault, FaultyResponder, ReplayServer, ScriptedResponder, serve
-from agent.strategies import make_strategy
-from agent.transcript import ErrorRecord
+from agent.llm.model import BamlMathModel
+from agent.llm.providers import Provider
+from agent.llm.replay import Fault, FaultyResponder, ReplayServer, ScriptedResponder, serve
 from tests.scripted_llm import SUMMARIZER_MARK, answer, summary, tool
 
 KEY = "sk-test-FAKEKEY-0123456789abcdef0123"
 # Pieces that would betray a partly masked or re-encoded key.
 FRAGMENTS = (KEY, "FAKEKEY-0123456789", "0123456789abcdef0123")
 ROOT = Path(__file__).parents[1]
-HAS_STORE = importlib.util.find_spec("agent.store") is not None
-HAS_EXPORT = importlib.util.find_spec("agent.export") is not None
+HAS_STORE = importlib.util.find_spec("agent.storage.session_store") is not None
+HAS_EXPORT = importlib.util.find_spec("agent.app.export") is not None
 
 MASKED_401 = {
     "error": {
@@ -189,7 +189,7 @@ def chat_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ChatRun]:
             out, err = base / "stdout", base / "stderr"
             with out.open("w") as stdout, err.open("w") as stderr:
                 process = subprocess.Popen(
-                    [sys.executable, "-m", "agent.cli", "chat", *args],
+                    [sys.executable, "-m", "agent.app.cli", "chat", *args],
                     stdin=subprocess.PIPE,
                     stdout=stdout,
                     stderr=stderr,

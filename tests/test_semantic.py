@@ -6,7 +6,10 @@ import itertools
 
 import pytest
 
-from agent.memory.embeddings import CachedEmbedder, HashingEmbedder, embeddings_available
+from agent.context.base import CompactionInput
+from agent.context.embeddings import CachedEmbedder, HashingEmbedder, embeddings_available
+from agent.context.strategies.semantic import SemanticStrategy, archive_candidates
+from agent.context.tasks import unpaired_tool_messages
 from agent.messages import (
     AssistantMessage,
     Message,
@@ -16,9 +19,6 @@ from agent.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from agent.strategies.base import CompactionInput
-from agent.strategies.semantic import SemanticStrategy, archive_candidates
-from agent.tasks import unpaired_tool_messages
 from tests.fakes import ScriptedModel
 
 _ids = itertools.count()
@@ -122,7 +122,7 @@ def test_view_without_incoming_uses_latest_user_message() -> None:
 
 
 def test_missing_extra_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    import agent.memory.embeddings as embeddings
+    import agent.context.embeddings as embeddings
 
     monkeypatch.setattr(embeddings, "_default", None)
     monkeypatch.setattr(embeddings, "embeddings_available", lambda: False)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from agent.context.tasks import final_answer, split_history, unpaired_tool_messages
+from agent.core.session import Session, context_tokens
+from agent.core.transcript import CompactionRecord
 from agent.messages import (
     AssistantMessage,
     SummaryExchangeRecord,
@@ -10,9 +13,6 @@ from agent.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from agent.session import Session, context_tokens
-from agent.tasks import final_answer, split_history, unpaired_tool_messages
-from agent.transcript import CompactionRecord
 
 
 def task(question: str, answer: str, status: str = "COMPLETED") -> list:

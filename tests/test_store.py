@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from agent.loop import Agent
+from agent.app.runtime import checkpoint_hook
+from agent.context.registry import make_strategy
+from agent.core.loop import Agent
+from agent.core.transcript import ErrorRecord
+from agent.llm.replay import ScriptedResponder, serve
 from agent.messages import AssistantMessage, UserMessage
-from agent.replay import ScriptedResponder, serve
-from agent.store import SessionInUse, SessionStore
-from agent.strategies import make_strategy
-from agent.transcript import ErrorRecord
+from agent.storage.session_store import SessionInUse, SessionStore
 from tests import reference_llm
 from tests.fakes import ScriptedModel, done, solve, summary
 
@@ -30,7 +31,7 @@ def stored_agent(db: Path, name: str, model: ScriptedModel, strategy: str = "sum
     loaded = store.open(name, strategy)
     model.ledger = loaded.ledger
     agent = Agent(model, make_strategy(loaded.strategy), session=loaded.session)
-    agent.on_checkpoint = store.saver(agent)
+    agent.on_checkpoint = checkpoint_hook(store, agent)
     return store, agent, loaded
 
 
@@ -107,7 +108,7 @@ def _chat_process(db: Path, base_url: str, name: str) -> subprocess.Popen:
         "BAML_LOG": "error",
     }
     return subprocess.Popen(
-        [sys.executable, "-m", "agent.cli", "chat", "--session", name, "--base-url", base_url],
+        [sys.executable, "-m", "agent.app.cli", "chat", "--session", name, "--base-url", base_url],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -171,7 +172,7 @@ def test_kill_9_at_many_points_loses_at_most_the_step_in_flight(tmp_path: Path) 
 
 
 def test_strategy_state_survives_a_restart(tmp_path: Path) -> None:
-    from agent.memory.user_facts import UserFactStore
+    from agent.context.user_facts import UserFactStore
 
     db = tmp_path / "s.sqlite3"
     store, agent, _ = stored_agent(db, "facts", ScriptedModel([done("ok")]), "structural+facts")
@@ -185,7 +186,7 @@ def test_strategy_state_survives_a_restart(tmp_path: Path) -> None:
     assert loaded.strategy == "structural+facts"
     strategy = make_strategy(loaded.strategy)
     strategy.from_state(loaded.strategy_state)
-    assert "Is called Dana" in strategy.describe()
+    assert "Is called Dana" in strategy.describe_facts()
     store2.close()
 
 
@@ -209,8 +210,8 @@ def test_a_database_from_an_earlier_version_is_migrated(tmp_path: Path) -> None:
 
 
 def test_an_unusable_database_is_one_sentence(tmp_path: Path) -> None:
+    from agent.app.runtime import RuntimeOptions, build_runtime
     from agent.errors import AgentError
-    from agent.runtime import RuntimeOptions, build_runtime
 
     bad = tmp_path / "not-a-db.sqlite3"
     bad.write_bytes(b"this is not sqlite" * 100)

@@ -15,8 +15,24 @@ from baml_py.errors import BamlValidationError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agent.accounting.prompt_meter import meter
+from agent.accounting.tokenizer import count_messages
+from agent.context.base import Compaction, CompactionInput
+from agent.context.common import (
+    checked,
+    fold_task,
+    history_texts,
+    required_facts,
+    safety_problems,
+)
+from agent.context.math_facts import missing_facts
+from agent.context.registry import DEFAULT_STRATEGY, STRATEGIES, make_strategy
+from agent.context.strategies.budget import BudgetConfig, BudgetStrategy, recalled
+from agent.context.strategies.structural import StructuralStrategy
+from agent.context.strategies.summarize import SummarizeStrategy
+from agent.context.tasks import split_history, unpaired_tool_messages
+from agent.core.loop import Agent
 from agent.errors import AgentError
-from agent.loop import Agent
 from agent.messages import (
     AssistantMessage,
     Message,
@@ -28,22 +44,6 @@ from agent.messages import (
     as_openai_dicts,
     to_chat_list,
 )
-from agent.strategies import DEFAULT_STRATEGY, STRATEGIES, make_strategy
-from agent.strategies.base import Compaction, CompactionInput
-from agent.strategies.budget import BudgetConfig, BudgetStrategy, recalled
-from agent.strategies.common import (
-    checked,
-    fold_task,
-    history_texts,
-    required_facts,
-    safety_problems,
-)
-from agent.strategies.facts import missing_facts
-from agent.strategies.prompt_tokens import meter
-from agent.strategies.structural import StructuralStrategy
-from agent.strategies.summarize import SummarizeStrategy
-from agent.tasks import split_history, unpaired_tool_messages
-from agent.tokens import count_messages
 from tests.fakes import ScriptedModel, ask_back, derivative, done, solve, summary
 
 _ids = itertools.count()

@@ -13,18 +13,18 @@ from typing import Any
 
 import pytest
 
-from agent.loop import Agent
+from agent.accounting.prompt_meter import meter
+from agent.accounting.tokenizer import count_messages
+from agent.context.common import history_texts
+from agent.context.math_facts import missing_facts
+from agent.context.registry import make_strategy
+from agent.context.tasks import unpaired_tool_messages
+from agent.core.loop import Agent
+from agent.core.transcript import CompactionRecord
+from agent.llm.model import BamlMathModel
+from agent.llm.providers import Provider
+from agent.llm.replay import Fault, ScriptedResponder, serve
 from agent.messages import SummaryMessage, ToolCall
-from agent.model import BamlMathModel
-from agent.providers import Provider
-from agent.replay import Fault, ScriptedResponder, serve
-from agent.strategies import make_strategy
-from agent.strategies.common import history_texts
-from agent.strategies.facts import missing_facts
-from agent.strategies.prompt_tokens import meter
-from agent.tasks import unpaired_tool_messages
-from agent.tokens import count_messages
-from agent.transcript import CompactionRecord
 
 pytestmark = pytest.mark.timeout(120)
 

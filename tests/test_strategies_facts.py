@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.strategies.facts import extract_facts, is_distinctive, missing_facts, normalize
+from agent.context.math_facts import extract_facts, is_distinctive, missing_facts, normalize
 
 
 @pytest.mark.parametrize(

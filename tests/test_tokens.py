@@ -6,13 +6,13 @@ import dataclasses
 
 import pytest
 
-from agent import tokens
-from agent.tokens import TokenUsage, count_messages, count_text
+from agent.accounting import tokenizer as tokens
+from agent.accounting.tokenizer import TokenUsage, count_messages, count_text
 
 
 def test_count_text_matches_o200k_base() -> None:
     assert count_text("hello world") == 2
-    import bpe_openai  # imported here: agent.tokens has already imported it quietly
+    import bpe_openai  # imported here: agent.accounting.tokenizer has already imported it quietly
 
     enc = bpe_openai.get_encoding("o200k_base")
     for text in ["hello world", "solve x^2 + 5x + 6 = 0", "∫ sin(x) dx from 0 to π", "a" * 500]:

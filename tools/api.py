@@ -17,8 +17,8 @@ from typing import Any
 import sympy as sp
 
 from tools import limits, worker
-from tools.dispatch import summarize
 from tools.errors import ToolError
+from tools.registry import summarize
 from tools.result import ToolResult
 
 _PLAIN = (str, int, float, Fraction, Decimal, sp.Basic, type(None))

@@ -96,7 +96,7 @@ def _child_main(fd: int) -> None:
     _limit_memory()
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
     conn = Connection(fd)
-    from tools import dispatch
+    from tools import registry
 
     conn.send(("ready", os.getpid()))
     while True:
@@ -107,7 +107,7 @@ def _child_main(fd: int) -> None:
         if request is None:
             return
         request_id, tool, kwargs = request
-        result = dispatch.compute(tool, kwargs)
+        result = registry.compute(tool, kwargs)
         try:
             conn.send((request_id, result))
         except (EOFError, OSError):
@@ -236,10 +236,10 @@ def worker_pid() -> int | None:
 
 def call(tool: str, kwargs: dict[str, Any], timeout: float | None = None) -> ToolResult:
     """Run ``tool`` in the worker within ``timeout`` seconds; raises ToolTimeout past it."""
-    from tools import dispatch
+    from tools import registry
 
     if _in_process:
-        return dispatch.compute(tool, kwargs)
+        return registry.compute(tool, kwargs)
     seconds = limits.get_timeout(timeout)
     with _lock:
         worker = _current()
@@ -247,7 +247,7 @@ def call(tool: str, kwargs: dict[str, Any], timeout: float | None = None) -> Too
             _replace(worker)
             return ToolResult.failure(
                 tool,
-                dispatch.summarize(tool, kwargs),
+                registry.summarize(tool, kwargs),
                 "The math engine did not start in time; please try again.",
             )
         request_id = next(_ids)
@@ -270,7 +270,7 @@ def call(tool: str, kwargs: dict[str, Any], timeout: float | None = None) -> Too
             _replace(worker)
             return ToolResult.failure(
                 tool,
-                dispatch.summarize(tool, kwargs),
+                registry.summarize(tool, kwargs),
                 "The math engine crashed on this input (it may have run out of memory); "
                 "try a smaller or simpler input.",
             )

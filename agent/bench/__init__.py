@@ -25,9 +25,9 @@ DEFAULT_MEMORY_SCENARIOS = ("fleet-40", "decimals-50")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from agent.bench.memory_scenarios import MEMORY_SCENARIOS
     from agent.bench.scenarios import SCENARIOS
-    from agent.memory.scenarios import MEMORY_SCENARIOS
-    from agent.strategies import STRATEGIES
+    from agent.context.registry import STRATEGIES
 
     parser = argparse.ArgumentParser(
         prog="math-agent bench context",
@@ -68,11 +68,11 @@ def main(argv: list[str] | None = None) -> int:
     so, rather than failing the whole benchmark.
     """
     args = build_parser().parse_args(argv)
+    from agent.bench.memory_scenarios import MEMORY_SCENARIOS, memory_retention
     from agent.bench.report import MATPLOTLIB_HINT, as_json, plot, print_table
     from agent.bench.runner import RunResult, run_scenario
     from agent.bench.scenarios import DEFAULT_SEED, SCENARIOS
-    from agent.memory.scenarios import MEMORY_SCENARIOS, memory_retention
-    from agent.strategies import STRATEGIES, make_strategy
+    from agent.context.registry import STRATEGIES, make_strategy
 
     seed = DEFAULT_SEED if args.seed is None else args.seed
     scenario_names = args.scenario or [*SCENARIOS, *DEFAULT_MEMORY_SCENARIOS]

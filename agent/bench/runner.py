@@ -1,14 +1,14 @@
 """Run one scenario with one strategy through the real agent, and measure it.
 
-The real pieces run: `agent.loop.Agent`, `agent.model.BamlMathModel` (the generated BAML
+The real pieces run: `agent.core.loop.Agent`, `agent.llm.model.BamlMathModel` (the generated BAML
 client, its prompts and parser, one Collector into the session's ledger), the SymPy tools,
-and HTTP to a local `agent.replay` server answering from `scripted.BenchResponder`. Token
+and HTTP to a local `agent.llm.replay` server answering from `scripted.BenchResponder`. Token
 counts are the server's tokenizer usage as read back through the Collector; retention is
 measured on the request bodies the server received.
 
 Agent overhead per LLM step: the wall time of each `run_turn`, minus the time spent inside
 LLM calls (the ledger's per-call durations, which cover BAML's rendering, HTTP, the scripted
-server and parsing) and inside tools (timed around `agent.loop.run_tool`), divided by the
+server and parsing) and inside tools (timed by the injected tool runner), divided by the
 turn's MathChat calls. What remains is the loop, the strategy (`view`, `compact` without its
 LLM call), rendering to ChatMessages, the session and transcript bookkeeping.
 
@@ -18,29 +18,28 @@ SymPy is deterministic, and its time is excluded from every figure anyway.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import statistics
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import agent.loop as loop_module
+from agent.accounting.prompt_meter import meter
+from agent.accounting.tokenizer import count_messages
 from agent.bench.scenarios import Scenario, Task
-from agent.bench.scripted import BenchResponder, is_math_chat, parse_position
-from agent.loop import Agent
-from agent.model import BamlMathModel, ToolStep
-from agent.providers import Provider
-from agent.replay import ScriptedResponder, serve
-from agent.strategies import make_strategy
-from agent.strategies.common import required_facts
-from agent.strategies.facts import extract_facts, facts_of
-from agent.strategies.prompt_tokens import meter
-from agent.tasks import split_history, unpaired_tool_messages
-from agent.tokens import count_messages
-from agent.transcript import CompactionRecord
+from agent.context.common import required_facts
+from agent.context.math_facts import extract_facts, facts_of
+from agent.context.registry import make_strategy
+from agent.context.tasks import split_history, unpaired_tool_messages
+from agent.core.loop import Agent
+from agent.core.tool_calls import run_tool
+from agent.core.transcript import CompactionRecord
+from agent.llm.model import BamlMathModel, ToolStep
+from agent.llm.providers import Provider
+from agent.llm.replay import ScriptedResponder, serve
+from agent.testing.scripted import BenchResponder, is_math_chat, parse_position
 from tools import ToolResult
 
 FLOOR_NOTE = "Facts needed from earlier tasks: "
@@ -93,28 +92,18 @@ def _tool_seconds() -> float:
     return getattr(_tool_time, "seconds", 0.0)
 
 
-@contextlib.contextmanager
-def timed_tools() -> Iterator[None]:
-    """Route the loop's tool calls through a per-thread timer and a memo (restored after)."""
-    real: Callable[[ToolStep], ToolResult] = loop_module.run_tool
-
-    def run(step: ToolStep) -> ToolResult:
-        started = time.perf_counter()
-        key = step.model_dump_json()
+def timed_tool(step: ToolStep) -> ToolResult:
+    """The agent's tool runner here: the real tools, memoised, with a per-thread timer."""
+    started = time.perf_counter()
+    key = step.model_dump_json()
+    with _tool_cache_lock:
+        cached = _tool_cache.get(key)
+    if cached is None:
+        cached = run_tool(step)
         with _tool_cache_lock:
-            cached = _tool_cache.get(key)
-        if cached is None:
-            cached = real(step)
-            with _tool_cache_lock:
-                _tool_cache[key] = cached
-        _tool_time.seconds = _tool_seconds() + time.perf_counter() - started
-        return cached
-
-    loop_module.run_tool = run  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        loop_module.run_tool = real  # type: ignore[assignment]
+            _tool_cache[key] = cached
+    _tool_time.seconds = _tool_seconds() + time.perf_counter() - started
+    return cached
 
 
 # -- measures on the request bodies -------------------------------------------------------------
@@ -198,10 +187,10 @@ def run_scenario(
     result = RunResult(scenario.name, strategy, back_references=len(scenario.back_references))
     responder = BenchResponder(scenario, user_facts)
     began = time.perf_counter()
-    with serve(ScriptedResponder(responder)) as server, timed_tools():
+    with serve(ScriptedResponder(responder)) as server:
         provider = Provider("bench", server.base_url, "bench", None, "bench", retries=False)
         model = BamlMathModel(provider.client_registry(), provider.base_url)
-        agent = Agent(model, make_strategy(strategy))
+        agent = Agent(model, make_strategy(strategy), tool_runner=timed_tool)
         for task in scenario.tasks:
             for turn in task.turns:
                 _play_turn(agent, task, turn.text, turn.replies[-1], result)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from agent.strategies.facts import extract_facts
+from agent.context.math_facts import extract_facts
 
 Poly = tuple[int, ...]  # coefficients, highest degree first
 

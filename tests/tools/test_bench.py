@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 
 import tools
-from tools import bench
+from agent.bench import tools_latency as bench
 
 x = sp.Symbol("x")
 

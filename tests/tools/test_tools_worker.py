@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import tools
+from agent.bench.tools_latency import SLOW_INTEGRAND
 from tools import limits, worker
-from tools.bench import SLOW_INTEGRAND
 from tools.errors import ToolTimeout
 
 LIMIT = 2.0

@@ -1,0 +1,192 @@
+"""How turns, histories and token use look in the terminal (rich markup).
+
+Pure formatting: nothing here talks to the model or changes the session. When stdout is not a
+terminal, rich drops colour by itself, so piped output stays plain text.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from agent.accounting.ledger import UsageLedger
+from agent.core.loop import TurnResult
+from agent.core.session import Session, context_tokens
+from agent.core.transcript import CompactionRecord, Entry, ErrorRecord
+from agent.messages import (
+    AssistantMessage,
+    Message,
+    SummaryMessage,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+    to_chat,
+)
+from agent.storage.session_store import SessionInfo
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def shown(text: str) -> str:
+    """Text from the model, a tool or the user, safe to print: no terminal control sequences
+    (a reply could otherwise clear the screen or retitle the terminal) and no rich markup."""
+    return escape(_CONTROL.sub("", text))
+
+
+def format_call(call: ToolCall) -> str:
+    args = ", ".join(f"{k}={v!r}" for k, v in call.arguments.items() if v is not None)
+    return f"{call.tool}({args})"
+
+
+def print_tool_run(console: Console, call: ToolCall, result: ToolResultMessage) -> None:
+    mark = "[green]✓[/]" if result.ok else "[red]✗[/]"
+    console.print(f"  {mark} [dim]{shown(format_call(call))} → {shown(result.text)}[/]")
+
+
+def print_turn(console: Console, result: TurnResult, details: bool = True) -> None:
+    """The answer, then (with details) one dim line of accounting."""
+    if result.error:
+        console.print(f"[red]{shown(result.error)}[/]")
+        return
+    if result.reply is None:
+        return
+    style = "bold" if result.reply.task_status == "COMPLETED" else "yellow"
+    console.print(f"[{style}]{shown(result.reply.text)}[/]")
+    if not details:
+        return
+    parts = [
+        f"tokens in {result.input_tokens} · out {result.output_tokens}",
+        f"{result.llm_calls} LLM call{'s' if result.llm_calls != 1 else ''}",
+    ]
+    if result.reply.task_status == "PROCESSING":
+        parts.append("waiting for your answer")
+    if result.compaction is not None:
+        parts.append(describe_compaction(result.compaction))
+    console.print(f"[dim]  {' · '.join(parts)}[/]")
+
+
+def describe_compaction(record: CompactionRecord) -> str:
+    if not record.applied:
+        return f"not compacted: {record.reason}"
+    return (
+        f"compacted ({record.strategy}): {record.messages_before}→{record.messages_after} "
+        f"messages, {record.tokens_before}→{record.tokens_after} tokens"
+    )
+
+
+def _describe_message(message: Message) -> tuple[str, str]:
+    if isinstance(message, UserMessage):
+        return "user", message.text
+    if isinstance(message, ToolCall):
+        return "tool call", format_call(message)
+    if isinstance(message, ToolResultMessage):
+        return "tool result" if message.ok else "tool error", message.text
+    if isinstance(message, AssistantMessage):
+        return f"assistant [{message.task_status}]", message.text
+    if isinstance(message, SummaryMessage):
+        return "summary", message.text
+    return "?", to_chat(message).content
+
+
+def _describe_entry(entry: Entry) -> tuple[str, str]:
+    if isinstance(entry, CompactionRecord):
+        return "compaction", describe_compaction(entry)
+    if isinstance(entry, ErrorRecord):
+        return "error", entry.text
+    return _describe_message(entry)
+
+
+def print_history(console: Console, session: Session) -> None:
+    """Working context (what the LLM sees) and the full transcript (what happened)."""
+    working = Table(
+        title=f"Working context: {len(session.working)} messages, "
+        f"{context_tokens(session.working)} tokens (what the model sees)",
+        show_lines=False,
+        expand=True,
+    )
+    working.add_column("#", justify="right", style="dim", no_wrap=True)
+    working.add_column("role", no_wrap=True)
+    working.add_column("content")
+    for i, message in enumerate(session.working, 1):
+        role, text = _describe_message(message)
+        working.add_row(str(i), role, shown(text))
+    console.print(working)
+    transcript = Table(
+        title=f"Full transcript: {len(session.transcript)} entries (nothing is ever removed)",
+        expand=True,
+    )
+    transcript.add_column("time", style="dim", no_wrap=True)
+    transcript.add_column("kind", no_wrap=True)
+    transcript.add_column("content")
+    for entry in session.transcript.entries:
+        kind, text = _describe_entry(entry)
+        transcript.add_row(entry.at.astimezone().strftime("%H:%M:%S"), kind, shown(text))
+    console.print(transcript)
+
+
+def print_tokens(console: Console, ledger: UsageLedger, recent: int = 8) -> None:
+    """Per function and per call, the summarizer's share and the saving against `none`."""
+    table = Table(title="Token use this session")
+    table.add_column("function")
+    table.add_column("calls", justify="right")
+    table.add_column("input", justify="right")
+    table.add_column("output", justify="right")
+    functions = dict.fromkeys(["MathChat", "SummarizeContext", *(c.function for c in ledger.calls)])
+    for function in functions:
+        calls = ledger.count(function)
+        tokens_in, tokens_out = ledger.totals(function)
+        table.add_row(function, str(calls), str(tokens_in), str(tokens_out))
+    tokens_in, tokens_out = ledger.totals()
+    table.add_row("[bold]total[/]", str(ledger.count()), str(tokens_in), str(tokens_out))
+    console.print(table)
+    if ledger.calls:
+        calls = Table(title=f"Last {min(recent, len(ledger.calls))} calls")
+        for column in ("turn", "function", "input", "output", "ms"):
+            calls.add_column(column, justify="left" if column == "function" else "right")
+        for call in ledger.calls[-recent:]:
+            calls.add_row(
+                str(call.turn),
+                call.function,
+                str(call.input_tokens),
+                str(call.output_tokens),
+                f"{call.duration_ms:.0f}",
+            )
+        console.print(calls)
+    chat_in, _ = ledger.totals("MathChat")
+    helpers_in = tokens_in - chat_in
+    without = chat_in + ledger.history_tokens_saved
+    if tokens_in and without:
+        console.print(
+            f"[dim]summarizer and other helper calls: {helpers_in} input tokens "
+            f"({helpers_in / tokens_in:.0%} of input). Without compaction (strategy none) the "
+            f"MathChat prompts of this run would have been about {without} tokens: net saving "
+            f"{1 - tokens_in / without:.0%}.[/]"
+        )
+
+
+def print_sessions(
+    console: Console, sessions: list[SessionInfo], current: str | None, path: Path
+) -> None:
+    table = Table(title=f"Saved sessions ({path})")
+    for column in ("name", "updated", "turns", "entries", "tokens in", "tokens out", ""):
+        table.add_column(column, justify="right" if column.startswith(("t", "e")) else "left")
+    for info in sessions:
+        note = (
+            "this one"
+            if info.name == current
+            else ("open elsewhere" if info.open_elsewhere else "")
+        )
+        table.add_row(
+            shown(info.name),
+            info.updated_at[:19].replace("T", " "),
+            str(info.turns),
+            str(info.entries),
+            str(info.input_tokens),
+            str(info.output_tokens),
+            note,
+        )
+    console.print(table)

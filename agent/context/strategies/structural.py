@@ -1,0 +1,38 @@
+"""`structural`: compaction without any LLM call.
+
+On a COMPLETED answer every finished task becomes one line of the leading summary: the user's
+request(s) and the final answer; its tool calls, tool results and clarifying questions leave
+the working context (the transcript keeps them, `/undo-compact` restores them).
+
+Why a summary line rather than the original UserMessage + AssistantMessage: the answer then
+costs its words only, not the JSON envelope of a `message_to_user` (~20 tokens) and two
+messages' framing (~8), and the summary merges into the system message. Why the tool values:
+a model's final answer may paraphrase ("two real roots"); any value a successful tool computed
+that the answer does not quote is appended in the tool's own compact text, so a later "the
+roots" still finds them. Deterministic, instant, and it cannot fail the way a summarizer can.
+"""
+
+from __future__ import annotations
+
+from agent.context.base import Compaction, CompactionInput, ContextStrategy
+from agent.context.common import checked, structural_history, unfinished_reason
+from agent.context.tasks import split_history
+from agent.messages import Message
+
+
+def compact_structurally(working: list[Message], trigger: str, strategy: str) -> Compaction:
+    """Fold every finished task into summary lines, through the shared safety check."""
+    split = split_history(working)
+    if reason := unfinished_reason(split, trigger):
+        return Compaction(None, reason)
+    new = structural_history(split, strategy)
+    return checked(
+        working, new, f"folded {len(split.finished)} finished task(s) into summary lines (no LLM)"
+    )
+
+
+class StructuralStrategy(ContextStrategy):
+    name = "structural"
+
+    def compact(self, request: CompactionInput) -> Compaction:
+        return compact_structurally(request.working, request.trigger, self.name)

@@ -1,0 +1,229 @@
+"""One user turn: MathChat -> tool -> result -> MathChat ... -> MessageToUser.
+
+The loop knows neither which provider answers nor which context strategy runs: it asks the
+strategy for the context of each call and to compact after the turn. A failed or cancelled
+turn rolls the working context back to where it was, so no half-appended tool call survives;
+the transcript keeps what happened and why.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from baml_py import AbortController
+
+from agent.context.base import Compaction, CompactionInput, ContextStrategy, Trigger
+from agent.core.grounding import ungrounded_reason
+from agent.core.session import Session
+from agent.core.tool_calls import run_tool, tool_arguments
+from agent.core.transcript import CompactionRecord, ErrorRecord
+from agent.errors import AgentError, TurnCancelled
+from agent.llm.model import MathModel, ToolStep
+from agent.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, to_chat_list
+from baml_client.types import MessageToUser
+from tools import ToolResult
+
+DEFAULT_MAX_TOOL_STEPS = 8
+# Chat math is short and each tool reads at most 2,000 characters; a pasted megabyte would be
+# re-sent to the model, re-counted and re-saved on every later turn.
+MAX_MESSAGE_CHARS = 20_000
+
+
+class CancelToken:
+    """Set from another thread (Ctrl-C); aborts the LLM call in flight."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self.abort_controller = AbortController()
+
+    def cancel(self) -> None:
+        self._event.set()
+        self.abort_controller.abort()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+
+@dataclass
+class TurnResult:
+    reply: AssistantMessage | None
+    tool_runs: list[tuple[ToolCall, ToolResultMessage]] = field(default_factory=list)
+    input_tokens: int = 0
+    output_tokens: int = 0
+    llm_calls: int = 0
+    compaction: CompactionRecord | None = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.reply is not None
+
+
+ToolObserver = Callable[[ToolCall, ToolResultMessage], None]
+# Runs a model's tool call; injected so a benchmark can time or memoise the tools.
+ToolRunner = Callable[[ToolStep], ToolResult]
+# Called after every tool step (False) and when a turn or a manual change is done (True),
+# so a store can commit each completed step.
+CheckpointHook = Callable[[bool], None]
+
+
+class Agent:
+    def __init__(
+        self,
+        model: MathModel,
+        strategy: ContextStrategy,
+        session: Session | None = None,
+        max_tool_steps: int = DEFAULT_MAX_TOOL_STEPS,
+        compaction_enabled: bool = True,
+        on_checkpoint: CheckpointHook | None = None,
+        tool_runner: ToolRunner = run_tool,
+    ) -> None:
+        self.model = model
+        self.strategy = strategy
+        self.session = session if session is not None else Session()
+        self.max_tool_steps = max_tool_steps
+        self.compaction_enabled = compaction_enabled
+        self.on_checkpoint = on_checkpoint
+        self.tool_runner = tool_runner
+
+    def checkpoint(self, turn_complete: bool = True) -> None:
+        if self.on_checkpoint is not None:
+            self.on_checkpoint(turn_complete)
+
+    def run_turn(
+        self,
+        text: str,
+        cancel: CancelToken | None = None,
+        on_tool: ToolObserver | None = None,
+    ) -> TurnResult:
+        """Answer one user message; never raises for LLM or tool failures."""
+        cancel = cancel or CancelToken()
+        if len(text) > MAX_MESSAGE_CHARS:
+            return self._refuse(text)
+        turn = self.model.ledger.begin_turn()
+        calls_before = self.model.ledger.count()
+        start_length = len(self.session.working)
+        user = UserMessage(text=text)
+        self.session.append(user)
+        result = TurnResult(reply=None)
+        try:
+            # e.g. FactsMemory: ExtractUserFacts, one LLM call; it never raises.
+            self.strategy.observe_user_message(user, self.model)
+            if cancel.cancelled:
+                raise TurnCancelled()
+            result.reply = self._steps(user, cancel, result, on_tool)
+        except AgentError as exc:
+            self._fail(start_length, result, exc.message)
+        except KeyboardInterrupt:
+            self._fail(start_length, result, TurnCancelled().message)
+        except Exception as exc:  # a bug of ours must not cost the user the conversation
+            self._fail(start_length, result, f"Internal error ({type(exc).__name__}: {exc}).")
+        if result.reply is not None and self.compaction_enabled:
+            result.compaction = self.compact("turn_end")
+        result.input_tokens, result.output_tokens = self.model.ledger.totals(turn=turn)
+        result.llm_calls = self.model.ledger.count() - calls_before
+        try:
+            self.checkpoint(turn_complete=True)
+        except Exception as exc:  # the turn is done; a failed save must not undo that
+            self.session.record(ErrorRecord(text=f"Saving failed ({type(exc).__name__})."))
+        return result
+
+    def _refuse(self, text: str) -> TurnResult:
+        """A message too long to send: say so; the transcript keeps its start."""
+        message = (
+            f"That message is {len(text):,} characters long; the limit is "
+            f"{MAX_MESSAGE_CHARS:,}, so it was not sent: paste only the math."
+        )
+        self.session.record(UserMessage(text=text[:500] + " … (cut)"))
+        self.session.record(ErrorRecord(text=message))
+        return TurnResult(reply=None, error=message)
+
+    def _fail(self, start_length: int, result: TurnResult, message: str) -> None:
+        """Roll the working context back to the start of the turn; the transcript keeps all."""
+        self.session.rollback(start_length)
+        self.session.record(ErrorRecord(text=message))
+        result.error = message
+        result.reply = None
+        result.tool_runs.clear()
+
+    def _steps(
+        self,
+        user: UserMessage,
+        cancel: CancelToken,
+        result: TurnResult,
+        on_tool: ToolObserver | None,
+    ) -> AssistantMessage:
+        for _ in range(self.max_tool_steps):
+            if cancel.cancelled:
+                raise TurnCancelled()
+            context = self.strategy.view(self.session.working, user)
+            step = self.model.next_step(to_chat_list(context), cancel.abort_controller)
+            saved = self.session.uncompacted_tokens - self.session.history_tokens(context)
+            self.model.ledger.history_tokens_saved += saved
+            if cancel.cancelled:
+                raise TurnCancelled()
+            if isinstance(step, MessageToUser):
+                reply = AssistantMessage(text=step.response, task_status=step.task_status.value)
+                self.session.append(reply)
+                return reply
+            call = ToolCall(
+                call_id=uuid.uuid4().hex[:12], tool=step.tool, arguments=tool_arguments(step)
+            )
+            refusal = ungrounded_reason(step, context)
+            if refusal is not None:
+                tool_result = ToolResultMessage(
+                    call_id=call.call_id, tool=call.tool, ok=False, text=refusal
+                )
+            else:
+                outcome = self.tool_runner(step)
+                tool_result = ToolResultMessage(
+                    call_id=call.call_id, tool=call.tool, ok=outcome.ok, text=outcome.text
+                )
+            self.session.append(call)
+            self.session.append(tool_result)
+            result.tool_runs.append((call, tool_result))
+            self.checkpoint(turn_complete=False)
+            if on_tool is not None:
+                on_tool(call, tool_result)
+        reply = AssistantMessage(
+            text=(
+                f"I stopped after {self.max_tool_steps} tool steps without a final answer; "
+                "say 'continue' to let me go on, or rephrase the request."
+            ),
+            task_status="PROCESSING",
+        )
+        self.session.append(reply)
+        return reply
+
+    def compact(self, trigger: Trigger) -> CompactionRecord | None:
+        """Ask the strategy to compact; record what it did (or, when asked by hand, why not)."""
+        try:
+            decision = self.strategy.compact(
+                CompactionInput(
+                    working=list(self.session.working), trigger=trigger, model=self.model
+                )
+            )
+        except Exception as exc:  # a faulty strategy keeps the history, never ends the turn
+            decision = Compaction(None, f"strategy error, history kept: {exc}", failed=True)
+        if decision.working is not None:
+            return self.session.apply_compaction(
+                decision.working, self.strategy.name, decision.reason, decision.failed
+            )
+        if trigger == "manual" or decision.failed:
+            record = CompactionRecord(
+                strategy=self.strategy.name,
+                applied=False,
+                messages_before=len(self.session.working),
+                messages_after=len(self.session.working),
+                tokens_before=0,
+                tokens_after=0,
+                reason=decision.reason,
+                failed=decision.failed,
+            )
+            self.session.record(record)
+            return record
+        return None

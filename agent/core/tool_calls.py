@@ -1,0 +1,69 @@
+"""BAML tool class -> tools/ function. The only place that knows both sides.
+
+Adding a tool: a class with a literal `tool` in baml_src/math_chat.baml, a function in
+tools/, and one branch here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tools
+from agent.llm.model import ToolStep
+from baml_client.types import (
+    IntegralSolver,
+    QuadraticDerivative,
+    QuadraticEvaluator,
+    QuadraticSolver,
+)
+from tools import ToolResult
+
+
+def tool_arguments(step: ToolStep) -> dict[str, Any]:
+    """The call's fields without the `tool` discriminator, for the history."""
+    return step.model_dump(exclude={"tool"})
+
+
+def run_tool(step: ToolStep) -> ToolResult:
+    """Run the SymPy tool a step asks for; tools never raise, and neither does this."""
+    if isinstance(step, QuadraticSolver):
+        return tools.solve(step.equation, step.variable)
+    if isinstance(step, QuadraticDerivative):
+        return tools.derivative(step.expression, step.variable, step.order or 1)
+    if isinstance(step, QuadraticEvaluator):
+        return _evaluate_points(step)
+    if isinstance(step, IntegralSolver):
+        return tools.integral(step.expression, step.variable, step.lower, step.upper)
+    return ToolResult.failure("unknown", repr(step), f"Unknown tool call: {step!r}")
+
+
+MAX_EVALUATION_POINTS = 20
+
+
+def _evaluate_points(step: QuadraticEvaluator) -> ToolResult:
+    """One evaluation per requested point, reported together (a bounded number of points)."""
+    points = step.at or []
+    if not points:
+        return ToolResult.failure(
+            "evaluate", step.expression, "No value to substitute was given: say where to evaluate."
+        )
+    if len(points) > MAX_EVALUATION_POINTS:
+        return ToolResult.failure(
+            "evaluate",
+            step.expression,
+            f"Too many points ({len(points)}): evaluate at most {MAX_EVALUATION_POINTS} at once.",
+        )
+    results = [tools.evaluate(step.expression, point, step.variable) for point in points]
+    if len(results) == 1:
+        return results[0]
+    ok = all(r.ok for r in results)
+    text = "; ".join(f"at {point}: {r.text}" for point, r in zip(points, results, strict=True))
+    errors = [r.error for r in results if r.error]
+    return ToolResult(
+        ok=ok,
+        value=[r.value for r in results],
+        text=text,
+        error="; ".join(errors) if errors else None,
+        tool="evaluate",
+        input=f"{step.expression} at {', '.join(points)}",
+    )

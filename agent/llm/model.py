@@ -1,0 +1,94 @@
+"""The two LLM functions the agent uses, behind a small protocol.
+
+`BamlMathModel` calls the generated BAML client with the session's ClientRegistry (which
+endpoint) and its single Collector (what it cost): every call, the summarizer's included,
+lands in the session's `UsageLedger`. Tests and the benchmark use the same class against a
+local replay or scripted server, so the real prompts and parser always run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Protocol, TypeVar
+
+from baml_py import AbortController, ClientRegistry, Collector
+
+from agent.accounting.ledger import UsageLedger
+from agent.errors import explain_llm_error
+from baml_client import b
+from baml_client.types import (
+    ChatMessage,
+    ContextSummary,
+    IntegralSolver,
+    MessageToUser,
+    QuadraticDerivative,
+    QuadraticEvaluator,
+    QuadraticSolver,
+    UserFactChanges,
+)
+
+T = TypeVar("T")
+
+ToolStep = QuadraticSolver | QuadraticDerivative | QuadraticEvaluator | IntegralSolver
+Step = ToolStep | MessageToUser
+
+
+class MathModel(Protocol):
+    ledger: UsageLedger
+
+    def next_step(self, messages: list[ChatMessage], abort: AbortController | None = None) -> Step:
+        """MathChat: the next tool call or message for this history."""
+        ...
+
+    def summarize(self, messages: list[ChatMessage]) -> ContextSummary:
+        """SummarizeContext: terse question/answer pairs for finished tasks."""
+        ...
+
+    def extract_user_facts(self, known: list[str], message: str) -> UserFactChanges:
+        """ExtractUserFacts: add/update/forget operations on the user's durable facts."""
+        ...
+
+
+class BamlMathModel:
+    """MathChat, SummarizeContext and ExtractUserFacts through one ClientRegistry and one
+    Collector."""
+
+    def __init__(self, registry: ClientRegistry, endpoint: str, ledger: UsageLedger | None = None):
+        self.collector = Collector(name="math-agent")
+        self.ledger = ledger if ledger is not None else UsageLedger()
+        self.endpoint = endpoint
+        self._client = b.with_options(client_registry=registry, collector=self.collector)
+
+    def _last_log_id(self) -> str | None:
+        log = self.collector.last
+        return log.id if log is not None else None
+
+    def _call(self, function: str, call: Callable[[], T]) -> T:
+        """Run one BAML call: failures become one-sentence AgentErrors, usage goes to the
+        ledger (a call that never reached the endpoint leaves no new log: zero tokens)."""
+        started, last_before = time.perf_counter(), self._last_log_id()
+        try:
+            return call()
+        except Exception as exc:
+            raise explain_llm_error(exc, self.endpoint) from exc
+        finally:
+            duration_ms = (time.perf_counter() - started) * 1000
+            log = self.collector.last
+            usage = log.usage if log is not None and log.id != last_before else None
+            self.ledger.add(
+                function,
+                (usage.input_tokens or 0) if usage is not None else 0,
+                (usage.output_tokens or 0) if usage is not None else 0,
+                duration_ms,
+            )
+
+    def next_step(self, messages: list[ChatMessage], abort: AbortController | None = None) -> Step:
+        options = {"abort_controller": abort} if abort is not None else {}
+        return self._call("MathChat", lambda: self._client.MathChat(messages, baml_options=options))
+
+    def summarize(self, messages: list[ChatMessage]) -> ContextSummary:
+        return self._call("SummarizeContext", lambda: self._client.SummarizeContext(messages))
+
+    def extract_user_facts(self, known: list[str], message: str) -> UserFactChanges:
+        return self._call("ExtractUserFacts", lambda: self._client.ExtractUserFacts(known, message))
