@@ -23,6 +23,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, TypeAdapter
 
+from agent import wire
 from baml_client.types import ChatMessage
 
 TaskStatusName = Literal["COMPLETED", "PROCESSING"]
@@ -103,8 +104,7 @@ class SummaryMessage(_Base):
 
     @property
     def text(self) -> str:
-        lines = [f"- {e.question} -> {e.answer}" for e in self.exchanges]
-        return "Summary of earlier tasks in this conversation (exact results):\n" + "\n".join(lines)
+        return wire.summary_text([(e.question, e.answer) for e in self.exchanges])
 
 
 Message = Annotated[
@@ -127,8 +127,8 @@ def to_chat(message: Message) -> ChatMessage:
         args = {k: v for k, v in message.arguments.items() if v is not None}
         return ChatMessage(role="assistant", content=_compact_json({"tool": message.tool, **args}))
     if isinstance(message, ToolResultMessage):
-        label = "Tool result" if message.ok else "Tool error"
-        return ChatMessage(role="user", content=f"{label} ({message.tool}): {message.text}")
+        content = wire.tool_outcome_text(message.tool, message.ok, message.text)
+        return ChatMessage(role=wire.USER, content=content)
     if isinstance(message, AssistantMessage):
         payload = {
             "tool": "message_to_user",

@@ -23,9 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent import wire
 from agent.bench.scenarios import Scenario, Task, Turn, answer, facts, long_scenario, tool_call
 
-FACTS_MARK = "You keep a short list of durable facts about the user"
 NO_CHANGES = json.dumps({"operations": []})
 
 
@@ -165,10 +165,6 @@ MEMORY_SCENARIOS: dict[str, Callable[[], MemoryScenario]] = {
 # -- for the scripted server and the measures ---------------------------------------------------
 
 
-def is_facts_extractor(messages: list[dict[str, Any]]) -> bool:
-    return bool(messages) and FACTS_MARK in str(messages[0].get("content", ""))
-
-
 def facts_reply(memory: MemoryScenario, messages: list[dict[str, Any]]) -> str:
     """The scripted ExtractUserFacts reply: by the user message (the request's last)."""
     text = str(messages[-1].get("content", "")).strip() if messages else ""
@@ -179,9 +175,7 @@ def first_call_context(requests: list[dict[str, Any]], probe: str) -> str | None
     """Everything the first MathChat call for `probe` showed besides the probe itself."""
     for body in requests:
         messages = body.get("messages") or []
-        if not messages or is_facts_extractor(messages):
-            continue
-        if "You compact the history of a math chat" in str(messages[0].get("content", "")):
+        if not messages or wire.function_of(messages) != "MathChat":
             continue
         last_user = next((m for m in reversed(messages) if m.get("role") == "user"), None)
         if last_user is not None and str(last_user.get("content", "")) == probe:

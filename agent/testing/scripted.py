@@ -17,12 +17,9 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from agent import wire
 from agent.bench.scenarios import Scenario, answer
 
-SUMMARIZER_MARK = "You compact the history of a math chat"
-FACTS_MARK = "You keep a short list of durable facts about the user"
-TOOL_PREFIXES = ("Tool result", "Tool error")
-COMPACT_INSTRUCTION = "Compact the conversation above."
 QUESTION_JOIN = " / "
 
 
@@ -35,16 +32,8 @@ class Position:
     index: int  # of that user message in the request's messages
 
 
-def is_summarizer(messages: list[dict[str, Any]]) -> bool:
-    return bool(messages) and SUMMARIZER_MARK in str(messages[0].get("content", ""))
-
-
-def is_facts_extractor(messages: list[dict[str, Any]]) -> bool:
-    return bool(messages) and FACTS_MARK in str(messages[0].get("content", ""))
-
-
 def is_math_chat(messages: list[dict[str, Any]]) -> bool:
-    return not is_summarizer(messages) and not is_facts_extractor(messages)
+    return wire.function_of(messages) == "MathChat"
 
 
 def parse_position(messages: list[dict[str, Any]]) -> Position | None:
@@ -54,7 +43,7 @@ def parse_position(messages: list[dict[str, Any]]) -> Position | None:
         if message.get("role") != "user":
             continue
         content = str(message.get("content", ""))
-        if content.startswith(TOOL_PREFIXES):
+        if wire.is_tool_outcome(content):
             tool_results += 1
             continue
         return Position(content, tool_results, index)
@@ -68,8 +57,8 @@ def summarize_messages(messages: list[dict[str, Any]]) -> str:
     for message in messages[1:]:
         content = str(message.get("content", ""))
         role = message.get("role")
-        if role == "user" and not content.startswith(TOOL_PREFIXES):
-            text = content.removesuffix(COMPACT_INSTRUCTION).strip()
+        if role == "user" and not wire.is_tool_outcome(content):
+            text = content.removesuffix(wire.COMPACT_INSTRUCTION).strip()
             if text:
                 question.append(text)
         elif role == "assistant" and '"message_to_user"' in content:
@@ -96,9 +85,10 @@ class BenchResponder:
         self._lock = threading.Lock()
 
     def __call__(self, messages: list[dict[str, Any]]) -> str:
-        if is_summarizer(messages):
+        function = wire.function_of(messages)
+        if function == "SummarizeContext":
             return summarize_messages(messages)
-        if is_facts_extractor(messages):
+        if function == "ExtractUserFacts":
             text = str(messages[-1].get("content", "")).strip()
             return self.user_facts.get(text, '{"operations": []}')
         position = parse_position(messages)

@@ -52,6 +52,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agent import wire
 from agent.accounting.prompt_meter import meter
 from agent.context.base import Compaction, CompactionInput, ContextStrategy
 from agent.context.common import checked, fold_task, merged_summary
@@ -285,9 +286,8 @@ class BudgetStrategy(ContextStrategy):
 @lru_cache(maxsize=1)
 def _header() -> str:
     """The first line of SummaryMessage.text, counted once per summary."""
-    sample = SummaryExchangeRecord(question="q", answer="a")
-    return SummaryMessage(exchanges=(sample,), strategy="").text.split("\n", 1)[0]
+    return wire.SUMMARY_HEADER
 
 
 def _line(exchange: SummaryExchangeRecord) -> str:
-    return f"- {exchange.question} -> {exchange.answer}"
+    return wire.summary_line(exchange.question, exchange.answer)

@@ -49,6 +49,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent import wire
 from agent.accounting.prompt_meter import meter
 from agent.accounting.tokenizer import TOKENS_PER_MESSAGE
 from agent.context.base import Compaction, CompactionInput, ContextStrategy
@@ -144,7 +145,7 @@ def _chat_cost(messages: Iterable[Message]) -> int:
 
 
 def _line(exchange: SummaryExchangeRecord) -> str:
-    return f"- {exchange.question} -> {exchange.answer}"
+    return wire.summary_line(exchange.question, exchange.answer)
 
 
 def _math_terms(text: str) -> frozenset[str]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from baml_py.errors import BamlValidationError
 
+from agent import wire
 from agent.accounting.tokenizer import count_messages, count_text
 from agent.context.base import Compaction, CompactionInput, ContextStrategy
 from agent.context.common import (
@@ -51,7 +52,7 @@ def summary_problem(summary: ContextSummary, finished: list[list[Message]]) -> s
         return "it returned no exchanges"
     if any(not (e.question or "").strip() or not (e.answer or "").strip() for e in exchanges):
         return "an exchange has an empty question or answer"
-    lines = "\n".join(f"- {e.question} -> {e.answer}" for e in exchanges)
+    lines = "\n".join(wire.summary_line(e.question, e.answer) for e in exchanges)
     replaced = [m for task in finished for m in task]
     before = count_messages(as_openai_dicts(to_chat_list(replaced)))
     after = count_text(lines)
