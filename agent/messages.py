@@ -1,12 +1,12 @@
 """Typed messages of a conversation and how each renders for BAML.
 
 Every message the agent keeps is one of these pydantic records, told apart by its literal
-`kind` field (so a saved session reloads into the right classes). Rendering to BAML's
-`ChatMessage` happens in one place, `to_chat`, so the prompt sees real chat roles:
+`kind` field (so a saved session reloads into the right classes). Each type renders itself
+(for the model, the terminal and the Markdown export); for the model, with real chat roles:
 
 - user request                -> role "user"
 - tool call by the model      -> role "assistant", the JSON the model produced
-- tool result                 -> role "user", prefixed "Tool result (<tool>):"
+- tool result                 -> role "user", prefixed "Tool result (<tool>):" (see `wire`)
 - message to the user         -> role "assistant", the JSON the model produced
 - summary of compacted tasks  -> role "system"
 
@@ -53,13 +53,42 @@ def _now() -> datetime:
 
 
 class _Base(BaseModel):
+    """Every message renders itself three ways (one place per type, no isinstance chains):
+    `to_chat` (what the model sees), `terminal_row` (the REPL's /history: a label and plain
+    text) and `markdown` (the /export transcript); `fact_texts` are the texts fact checks read.
+    """
+
     model_config = {"frozen": True}
     at: datetime = Field(default_factory=_now)
+
+    def to_chat(self) -> ChatMessage:
+        raise NotImplementedError
+
+    def terminal_row(self) -> tuple[str, str]:
+        raise NotImplementedError
+
+    def markdown(self, stamp: str) -> list[str]:
+        raise NotImplementedError
+
+    def fact_texts(self) -> list[str]:
+        return [self.to_chat().content]
 
 
 class UserMessage(_Base):
     kind: Literal["user"] = "user"
     text: Text
+
+    def to_chat(self) -> ChatMessage:
+        return ChatMessage(role=wire.USER, content=self.text)
+
+    def terminal_row(self) -> tuple[str, str]:
+        return "user", self.text
+
+    def markdown(self, stamp: str) -> list[str]:
+        return [f"## You ({stamp})", "", self.text, ""]
+
+    def fact_texts(self) -> list[str]:
+        return [self.text]
 
 
 class ToolCall(_Base):
@@ -69,6 +98,22 @@ class ToolCall(_Base):
     call_id: str
     tool: str
     arguments: Annotated[dict[str, Any], AfterValidator(_valid_unicode_values)]
+
+    @property
+    def call_text(self) -> str:
+        """`solve(equation='x^2 = 4')`: how a person reads the call."""
+        args = ", ".join(f"{k}={v!r}" for k, v in self.arguments.items() if v is not None)
+        return f"{self.tool}({args})"
+
+    def to_chat(self) -> ChatMessage:
+        args = {k: v for k, v in self.arguments.items() if v is not None}
+        return ChatMessage(role=wire.ASSISTANT, content=_compact_json({"tool": self.tool, **args}))
+
+    def terminal_row(self) -> tuple[str, str]:
+        return "tool call", self.call_text
+
+    def markdown(self, stamp: str) -> list[str]:
+        return [f"- tool call: `{self.call_text}`"]
 
 
 class ToolResultMessage(_Base):
@@ -80,6 +125,20 @@ class ToolResultMessage(_Base):
     ok: bool
     text: Text
 
+    def to_chat(self) -> ChatMessage:
+        return ChatMessage(
+            role=wire.USER, content=wire.tool_outcome_text(self.tool, self.ok, self.text)
+        )
+
+    def terminal_row(self) -> tuple[str, str]:
+        return ("tool result" if self.ok else "tool error"), self.text
+
+    def markdown(self, stamp: str) -> list[str]:
+        return [f"- tool {'result' if self.ok else 'error'}: `{self.text}`", ""]
+
+    def fact_texts(self) -> list[str]:
+        return [self.text]
+
 
 class AssistantMessage(_Base):
     """A `MessageToUser`: an answer (COMPLETED) or a question back (PROCESSING)."""
@@ -87,6 +146,24 @@ class AssistantMessage(_Base):
     kind: Literal["assistant"] = "assistant"
     text: Text
     task_status: TaskStatusName
+
+    def to_chat(self) -> ChatMessage:
+        payload = {
+            "tool": "message_to_user",
+            "response": self.text,
+            "task_status": self.task_status,
+        }
+        return ChatMessage(role=wire.ASSISTANT, content=_compact_json(payload))
+
+    def terminal_row(self) -> tuple[str, str]:
+        return f"assistant [{self.task_status}]", self.text
+
+    def markdown(self, stamp: str) -> list[str]:
+        waiting = " (waiting for your answer)" if self.task_status == "PROCESSING" else ""
+        return [f"**math-agent**{waiting}: {self.text}", ""]
+
+    def fact_texts(self) -> list[str]:
+        return [self.text]
 
 
 class SummaryExchangeRecord(BaseModel):
@@ -106,12 +183,27 @@ class SummaryMessage(_Base):
     def text(self) -> str:
         return wire.summary_text([(e.question, e.answer) for e in self.exchanges])
 
+    def to_chat(self) -> ChatMessage:
+        return ChatMessage(role=wire.SYSTEM, content=self.text)
+
+    def terminal_row(self) -> tuple[str, str]:
+        return "summary", self.text
+
+    def markdown(self, stamp: str) -> list[str]:
+        lines = [f"> summary ({self.strategy}):", ">"]
+        lines += [f"> - {e.question} → {e.answer}" for e in self.exchanges]
+        return [*lines, ""]
+
+    def fact_texts(self) -> list[str]:
+        # Line by line, so facts are extracted (and cached) per exchange instead of re-reading
+        # the whole growing summary every turn.
+        return [text for e in self.exchanges for text in (e.question, e.answer)]
+
 
 Message = Annotated[
     UserMessage | ToolCall | ToolResultMessage | AssistantMessage | SummaryMessage,
     Field(discriminator="kind"),
 ]
-MESSAGE_ADAPTER: TypeAdapter[Message] = TypeAdapter(Message)
 MESSAGES_ADAPTER: TypeAdapter[list[Message]] = TypeAdapter(list[Message])
 
 
@@ -121,22 +213,7 @@ def _compact_json(payload: dict[str, Any]) -> str:
 
 def to_chat(message: Message) -> ChatMessage:
     """Render one message for the BAML prompt."""
-    if isinstance(message, UserMessage):
-        return ChatMessage(role="user", content=message.text)
-    if isinstance(message, ToolCall):
-        args = {k: v for k, v in message.arguments.items() if v is not None}
-        return ChatMessage(role="assistant", content=_compact_json({"tool": message.tool, **args}))
-    if isinstance(message, ToolResultMessage):
-        content = wire.tool_outcome_text(message.tool, message.ok, message.text)
-        return ChatMessage(role=wire.USER, content=content)
-    if isinstance(message, AssistantMessage):
-        payload = {
-            "tool": "message_to_user",
-            "response": message.text,
-            "task_status": message.task_status,
-        }
-        return ChatMessage(role="assistant", content=_compact_json(payload))
-    return ChatMessage(role="system", content=message.text)
+    return message.to_chat()
 
 
 def to_chat_list(messages: list[Message]) -> list[ChatMessage]:

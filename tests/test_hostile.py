@@ -26,6 +26,7 @@ from agent.context.registry import make_strategy
 from agent.context.tasks import unpaired_tool_messages
 from agent.core.loop import Agent
 from agent.core.tool_calls import run_tool
+from agent.core.transcript import ENTRIES_ADAPTER
 from agent.llm.model import BamlMathModel
 from agent.llm.providers import Provider
 from agent.llm.replay import ReplayServer, ScriptedResponder, serve
@@ -201,7 +202,9 @@ def test_one_agent_survives_every_case_in_a_row(
     assert time.monotonic() - started < 30
     assert unpaired_tool_messages(agent.session.working) == []
     assert len(agent.session.working) == 4 * len(small)
-    json.loads(agent.session.transcript.to_json())  # the transcript still serializes
+    json.loads(
+        ENTRIES_ADAPTER.dump_json(list(agent.session.transcript.entries))
+    )  # the transcript still serializes
     assert not marker.exists()
     assert_usable(agent)
 
@@ -239,7 +242,10 @@ def test_lone_surrogates_in_a_user_message(obedient: tuple[ReplayServer, Obedien
     agent = new_agent(server)
     result = agent.run_turn("solve x = 1 \udcff\udcfe")
     assert result.ok, result.error
-    assert "\ufffd" in json.loads(agent.session.transcript.to_json())[0]["text"]
+    assert (
+        "\ufffd"
+        in json.loads(ENTRIES_ADAPTER.dump_json(list(agent.session.transcript.entries)))[0]["text"]
+    )
     assert_usable(agent)
 
 
@@ -253,10 +259,10 @@ def test_a_1mb_message_does_not_grow_the_session_on_every_later_turn(
     big = next(text for name, text in USER_MESSAGES if name == "1MB-message")
     agent.run_turn(big)
     agent.run_turn("ping")
-    before = len(agent.session.transcript.to_json())
+    before = len(ENTRIES_ADAPTER.dump_json(list(agent.session.transcript.entries)))
     for _ in range(3):
         assert agent.run_turn("ping").ok
-    assert len(agent.session.transcript.to_json()) - before < 100_000
+    assert len(ENTRIES_ADAPTER.dump_json(list(agent.session.transcript.entries))) - before < 100_000
     assert sum(len(str(m)) for m in agent.session.working) < 100_000
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from agent.core.transcript import CompactionRecord, ErrorRecord, Transcript
+from agent.core.transcript import ENTRIES_ADAPTER, CompactionRecord, ErrorRecord, Transcript
 from agent.messages import (
     MESSAGES_ADAPTER,
     AssistantMessage,
@@ -82,5 +82,5 @@ def test_transcript_round_trip_with_records() -> None:
         )
     )
     transcript.append(ErrorRecord(text="The model endpoint failed (HTTP 500); try again."))
-    restored = Transcript.from_json(transcript.to_json())
-    assert restored.entries == transcript.entries
+    restored = ENTRIES_ADAPTER.validate_json(ENTRIES_ADAPTER.dump_json(list(transcript.entries)))
+    assert tuple(restored) == transcript.entries

@@ -8,8 +8,9 @@ import pytest
 
 from agent.accounting.prompt_meter import meter
 from agent.context.base import CompactionInput
-from agent.context.common import present_facts
+from agent.context.common import history_texts
 from agent.context.embeddings import CachedEmbedder, HashingEmbedder
+from agent.context.math_facts import facts_of
 from agent.context.strategies.scored import (
     ARCHIVE_QUESTION,
     ScoredConfig,
@@ -109,7 +110,7 @@ def test_dropped_units_go_to_a_growing_archive_not_nowhere() -> None:
     assert sizes[-1] > sizes[len(sizes) // 2] > 0  # the archive grows
     assert sizes == sorted(sizes)
     # every root is still stated in the working history (the shared safety check)
-    assert {str(n) for n in range(2, 22)} <= present_facts(working)
+    assert {str(n) for n in range(2, 22)} <= facts_of(history_texts(working))
     incoming = UserMessage(text="differentiate x^5")
     view = strategy.view([*working, incoming], incoming)
     summary = view[0]

@@ -28,7 +28,7 @@ from baml_py.errors import BamlClientHttpError, BamlTimeoutError
 
 from agent.context.registry import make_strategy
 from agent.core.loop import Agent
-from agent.core.transcript import ErrorRecord
+from agent.core.transcript import ENTRIES_ADAPTER, ErrorRecord
 from agent.errors import explain_llm_error
 from agent.llm.model import BamlMathModel
 from agent.llm.providers import Provider
@@ -270,7 +270,7 @@ def test_transcript_errors_and_logs_hold_no_key(
     assert len(errors) == 2
     for text in [*errors, refused.error, rejected.error]:
         assert leaks(text) == [], text
-    assert leaks(agent.session.transcript.to_json()) == []
+    assert leaks(ENTRIES_ADAPTER.dump_json(list(agent.session.transcript.entries))) == []
     assert leaks(caplog.text) == []
     captured = capsys.readouterr()
     assert leaks(captured.out + captured.err) == []

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
-
-import pytest
-
 from agent.accounting import tokenizer as tokens
-from agent.accounting.tokenizer import TokenUsage, count_messages, count_text
+from agent.accounting.tokenizer import count_messages, count_text
 
 
 def test_count_text_matches_o200k_base() -> None:
@@ -46,16 +42,3 @@ def test_count_messages_counts_names_and_content_parts() -> None:
     parts = [{"role": "user", "content": [{"type": "text", "text": "hello there"}]}]
     assert count_messages(parts) == count_messages(plain)
     assert count_messages([{"role": "assistant", "content": None}]) == 3 + 1 + 3
-
-
-def test_token_usage_adds_and_totals() -> None:
-    a = TokenUsage(input_tokens=100, output_tokens=20)
-    b = TokenUsage(input_tokens=5, output_tokens=7)
-    assert a + b == TokenUsage(105, 27)
-    assert (a + b).total == 132
-    assert sum([a, b, b]) == TokenUsage(110, 34)
-    assert TokenUsage().total == 0
-    with pytest.raises(TypeError):
-        _ = a + 3
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        a.input_tokens = 1  # type: ignore[misc]

@@ -36,10 +36,6 @@ def names_of(symbols: Iterable[sp.Symbol]) -> str:
     return ", ".join(sorted(s.name for s in symbols))
 
 
-def sorted_symbols(expr: sp.Basic) -> list[sp.Symbol]:
-    return sorted((s for s in expr.free_symbols if isinstance(s, sp.Symbol)), key=lambda s: s.name)
-
-
 def choose_variable(
     free: set[sp.Symbol], name: str | None, purpose: str, kind: str = "expression"
 ) -> sp.Symbol | None:

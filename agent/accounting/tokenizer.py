@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 import warnings
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -94,29 +93,3 @@ def count_messages(messages: list[dict[str, Any]]) -> int:
         if name:
             total += count_text(str(name)) + TOKENS_PER_NAME
     return total + REPLY_PRIMING_TOKENS
-
-
-@dataclass(frozen=True)
-class TokenUsage:
-    """Input/output token counts for one or more LLM calls; `+` accumulates a session's cost."""
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-
-    @property
-    def total(self) -> int:
-        """Input plus output tokens."""
-        return self.input_tokens + self.output_tokens
-
-    def __add__(self, other: object) -> TokenUsage:
-        if not isinstance(other, TokenUsage):
-            return NotImplemented
-        return TokenUsage(
-            self.input_tokens + other.input_tokens, self.output_tokens + other.output_tokens
-        )
-
-    def __radd__(self, other: object) -> TokenUsage:
-        """Let `sum(usages)` work: it starts from the int 0."""
-        if other == 0:
-            return self
-        return self.__add__(other)

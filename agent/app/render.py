@@ -16,15 +16,9 @@ from rich.table import Table
 from agent.accounting.ledger import UsageLedger
 from agent.core.loop import TurnResult
 from agent.core.session import Session, context_tokens
-from agent.core.transcript import CompactionRecord, Entry, ErrorRecord
 from agent.messages import (
-    AssistantMessage,
-    Message,
-    SummaryMessage,
     ToolCall,
     ToolResultMessage,
-    UserMessage,
-    to_chat,
 )
 from agent.storage.session_store import SessionInfo
 
@@ -37,14 +31,9 @@ def shown(text: str) -> str:
     return escape(_CONTROL.sub("", text))
 
 
-def format_call(call: ToolCall) -> str:
-    args = ", ".join(f"{k}={v!r}" for k, v in call.arguments.items() if v is not None)
-    return f"{call.tool}({args})"
-
-
 def print_tool_run(console: Console, call: ToolCall, result: ToolResultMessage) -> None:
     mark = "[green]✓[/]" if result.ok else "[red]✗[/]"
-    console.print(f"  {mark} [dim]{shown(format_call(call))} → {shown(result.text)}[/]")
+    console.print(f"  {mark} [dim]{shown(call.call_text)} → {shown(result.text)}[/]")
 
 
 def print_turn(console: Console, result: TurnResult, details: bool = True) -> None:
@@ -65,39 +54,8 @@ def print_turn(console: Console, result: TurnResult, details: bool = True) -> No
     if result.reply.task_status == "PROCESSING":
         parts.append("waiting for your answer")
     if result.compaction is not None:
-        parts.append(describe_compaction(result.compaction))
+        parts.append(result.compaction.describe())
     console.print(f"[dim]  {' · '.join(parts)}[/]")
-
-
-def describe_compaction(record: CompactionRecord) -> str:
-    if not record.applied:
-        return f"not compacted: {record.reason}"
-    return (
-        f"compacted ({record.strategy}): {record.messages_before}→{record.messages_after} "
-        f"messages, {record.tokens_before}→{record.tokens_after} tokens"
-    )
-
-
-def _describe_message(message: Message) -> tuple[str, str]:
-    if isinstance(message, UserMessage):
-        return "user", message.text
-    if isinstance(message, ToolCall):
-        return "tool call", format_call(message)
-    if isinstance(message, ToolResultMessage):
-        return "tool result" if message.ok else "tool error", message.text
-    if isinstance(message, AssistantMessage):
-        return f"assistant [{message.task_status}]", message.text
-    if isinstance(message, SummaryMessage):
-        return "summary", message.text
-    return "?", to_chat(message).content
-
-
-def _describe_entry(entry: Entry) -> tuple[str, str]:
-    if isinstance(entry, CompactionRecord):
-        return "compaction", describe_compaction(entry)
-    if isinstance(entry, ErrorRecord):
-        return "error", entry.text
-    return _describe_message(entry)
 
 
 def print_history(console: Console, session: Session) -> None:
@@ -112,7 +70,7 @@ def print_history(console: Console, session: Session) -> None:
     working.add_column("role", no_wrap=True)
     working.add_column("content")
     for i, message in enumerate(session.working, 1):
-        role, text = _describe_message(message)
+        role, text = message.terminal_row()
         working.add_row(str(i), role, shown(text))
     console.print(working)
     transcript = Table(
@@ -123,7 +81,7 @@ def print_history(console: Console, session: Session) -> None:
     transcript.add_column("kind", no_wrap=True)
     transcript.add_column("content")
     for entry in session.transcript.entries:
-        kind, text = _describe_entry(entry)
+        kind, text = entry.terminal_row()
         transcript.add_row(entry.at.astimezone().strftime("%H:%M:%S"), kind, shown(text))
     console.print(transcript)
 

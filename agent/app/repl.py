@@ -17,7 +17,6 @@ from rich.markup import escape
 
 from agent.app.export import transcript_markdown
 from agent.app.render import (
-    describe_compaction,
     print_history,
     print_sessions,
     print_tokens,
@@ -108,7 +107,7 @@ class Repl:
         elif name == "/compact":
             record = self.agent.compact("manual")
             self.agent.checkpoint()
-            self.console.print(describe_compaction(record) if record else "Nothing to compact.")
+            self.console.print(record.describe() if record else "Nothing to compact.")
         elif name == "/undo-compact":
             undone = self.agent.session.undo_compaction()
             self.agent.checkpoint()

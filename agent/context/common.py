@@ -20,7 +20,6 @@ from agent.context.base import Compaction
 from agent.context.math_facts import extract_facts, facts_of, missing_facts
 from agent.context.tasks import HistorySplit, final_answer, split_history, unpaired_tool_messages
 from agent.messages import (
-    AssistantMessage,
     Message,
     SummaryExchangeRecord,
     SummaryMessage,
@@ -36,21 +35,8 @@ MAX_LISTED_FACTS = 5
 EMPTY_TEXT = "(empty)"
 
 
-def message_texts(message: Message) -> list[str]:
-    """The texts a message shows the LLM, one per field, for fact checks.
-
-    Summaries give each question and answer on its own so their facts are extracted (and
-    cached) line by line instead of re-reading the whole growing summary every turn.
-    """
-    if isinstance(message, SummaryMessage):
-        return [text for e in message.exchanges for text in (e.question, e.answer)]
-    if isinstance(message, (UserMessage, AssistantMessage, ToolResultMessage)):
-        return [message.text]
-    return [to_chat(message).content]
-
-
 def history_texts(messages: Iterable[Message]) -> list[str]:
-    return [text for m in messages for text in message_texts(m)]
+    return [text for m in messages for text in m.fact_texts()]
 
 
 def _computed(task: list[Message]) -> list[tuple[ToolResultMessage, frozenset[str]]]:
@@ -81,7 +67,7 @@ def required_facts(task: list[Message]) -> list[str]:
     facts = sorted(extract_facts(answer.text)) if answer is not None else []
     # A summary can only sit inside a task if something other than a strategy put it there;
     # its facts count too, so a fold that would drop it is refused rather than lossy.
-    inner = [f for m in task if isinstance(m, SummaryMessage) for f in facts_of(message_texts(m))]
+    inner = [f for m in task if isinstance(m, SummaryMessage) for f in facts_of(m.fact_texts())]
     return [*facts, *tool_value_facts(task), *sorted(inner)]
 
 
@@ -173,11 +159,6 @@ def unfinished_reason(split: HistorySplit, trigger: str) -> str | None:
     if not split.finished:
         return "no finished task to compact"
     return None
-
-
-def present_facts(messages: Iterable[Message]) -> frozenset[str]:
-    """All facts a history states (for recall and tests)."""
-    return facts_of(history_texts(messages))
 
 
 def latest_request(working: list[Message], incoming: UserMessage | None) -> str | None:

