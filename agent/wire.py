@@ -59,3 +59,14 @@ def function_of(messages: Sequence[Mapping[str, Any]]) -> LlmFunction:
     if FACTS_MARK in first:
         return "ExtractUserFacts"
     return "MathChat"
+
+
+# The numbered ledger of finished tasks (strategy `ledger`): a header, then `#N question -> answer`.
+LEDGER_HEADER = (
+    "Finished tasks, numbered in the order the user asked them (the current request is #{current}; "
+    "{hidden} older task(s) are not listed here and are kept in the full record):"
+)
+
+
+def ledger_line(number: int, question: str, answer: str) -> str:
+    return f"#{number} {question}{SUMMARY_ARROW}{answer}"

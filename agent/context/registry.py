@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from agent.context.base import Compaction, CompactionInput, ContextStrategy
 from agent.context.strategies.budget import BudgetStrategy
+from agent.context.strategies.ledger import LedgerStrategy
 from agent.context.strategies.none import NoCompaction
 from agent.context.strategies.scored import ScoredStrategy
 from agent.context.strategies.semantic import SemanticStrategy
@@ -20,6 +21,7 @@ STRATEGIES: dict[str, Callable[[], ContextStrategy]] = {
     "summarize": SummarizeStrategy,
     "structural": StructuralStrategy,
     "budget": BudgetStrategy,
+    "ledger": LedgerStrategy,
     "semantic": SemanticStrategy,
     "scored": ScoredStrategy,
 }

@@ -1,0 +1,179 @@
+"""The `ledger` strategy and the reference reader behind its view."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.context.references import LedgerLine, by_position, referenced
+from agent.context.strategies.ledger import LedgerStrategy, LedgerView
+from agent.context.tasks import unpaired_tool_messages
+from agent.messages import (
+    AssistantMessage,
+    SummaryExchangeRecord,
+    SummaryMessage,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+
+TASKS = [
+    ("solve x^2 - 4x - 5 = 0", "x = -1, x = 5"),
+    ("Find the derivative of 3x^3 + 2x", "9*x**2 + 2"),
+    ("My name is Dana and I always want decimals", "Noted, Dana."),
+    ("integrate x^2 from 0 to 3", "9"),
+    ("evaluate 2x + 1 at x = 7", "15"),
+    ("solve y^2 - 9 = 0", "y = -3, y = 3"),
+    ("differentiate x*sin(x)", "x*cos(x) + sin(x)"),
+    ("how much fuel does the delivery fleet burn at 40 km/h", "12 litres"),
+    ("evaluate q^3 - q at q = 4", "60"),
+    ("solve 2t - 14 = 0", "t = 7"),
+    ("integrate 6z from 1 to 2", "9"),
+    ("solve w^2 = 49", "w = -7, w = 7"),
+]
+LINES = [LedgerLine(i, q, a) for i, (q, a) in enumerate(TASKS, 1)]
+CURRENT = len(LINES) + 1
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("what was question 5 again?", 5),
+        ("redo problem #4 with limits 0 and 1", 4),
+        ("go back to task number 2", 2),
+        ("take the second problem I sent and double it", 2),
+        ("my 3rd question: what did I say?", 3),
+        ("the very first result, squared", 1),
+        ("what did the first one give?", 1),
+        ("the fourth calculation, please", 4),
+        ("two tasks back, what did we get?", 11),
+        ("the answer from 3 questions ago", 10),
+        ("a couple of problems earlier you found something", 11),
+        ("the previous-but-one answer", 11),
+        ("the one before last", 11),
+        ("second to last result", 11),
+        ("the third-to-last one", 10),
+        ("the last problem, but at x = 2", 12),
+        ("the previous question again", 12),
+    ],
+)
+def test_positions_ordinals_and_numbers(text: str, expected: int) -> None:
+    found = referenced(text, LINES, CURRENT)
+    assert expected in found
+    assert len(found) <= 3  # a pointer, not a dump of the ledger
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what is the second derivative of x^4?",
+        "find the third derivative of y^5 - y",
+        "solve 3x + 1 = 0",
+    ],
+)
+def test_derivative_orders_and_new_tasks_refer_to_nothing_by_position(text: str) -> None:
+    assert by_position(text, CURRENT) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("the one with roots 5 and -1", 1),
+        ("use the solutions -3 and 3 again", 6),
+        ("the equation whose answers were -7 and 7", 12),
+        ("what was x*cos(x) + sin(x) at pi?", 7),
+    ],
+)
+def test_references_by_result(text: str, expected: int) -> None:
+    found = referenced(text, LINES, CURRENT)
+    assert expected in found
+    assert len(found) <= 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["solve 3r^2 - 12 = 0", "differentiate 5k^4 + k", "integrate 8m from 0 to 2", "hello!"],
+)
+def test_a_new_self_contained_request_refers_to_nothing(text: str) -> None:
+    assert referenced(text, LINES, CURRENT) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("the gradient function from earlier, at x = 1", {2, 7}),
+        ("the solutions from the very beginning", {1}),
+        ("the earliest area you computed", {4}),
+        ("can we return to the fleet math?", {8}),
+    ],
+)
+def test_references_by_kind_or_topic_in_other_words(text: str, expected: set[int]) -> None:
+    assert expected <= referenced(text, LINES, CURRENT)
+
+
+def finished(question: str, answer: str, tool: str | None = None) -> list:
+    messages: list = [UserMessage(text=question)]
+    if tool is not None:
+        messages += [
+            ToolCall(call_id=question[:8], tool=tool, arguments={"expression": question}),
+            ToolResultMessage(call_id=question[:8], tool=tool, ok=True, text=answer),
+        ]
+    return [*messages, AssistantMessage(text=answer, task_status="COMPLETED")]
+
+
+def ledger_working() -> list:
+    exchanges = tuple(SummaryExchangeRecord(question=q, answer=a) for q, a in TASKS)
+    return [SummaryMessage(exchanges=exchanges, strategy="ledger")]
+
+
+def shown_numbers(view: list) -> tuple[int, ...]:
+    assert isinstance(view[0], LedgerView)
+    return view[0].numbers
+
+
+def test_view_shows_personal_recent_and_referenced_lines_only() -> None:
+    strategy = LedgerStrategy(block=4, recent=2)
+    view = strategy.view(ledger_working(), UserMessage(text="what was question 5 again?"))
+    numbers = shown_numbers(view)
+    assert 3 in numbers  # the user's own statement (name, decimals)
+    assert {9, 10, 11, 12} <= set(numbers)  # the current block of recent tasks
+    assert 5 in numbers  # referred to
+    assert not {1, 2, 4, 6, 7, 8} & set(numbers)
+    text = view[0].to_chat().content
+    assert "#5 evaluate 2x + 1 at x = 7 -> 15" in text
+    assert "current request is #13" in text and f"{12 - len(numbers)} older task(s)" in text
+
+
+def test_a_request_leaning_on_the_previous_one_keeps_its_references() -> None:
+    strategy = LedgerStrategy(block=4, recent=2)
+    working = ledger_working()
+    strategy.view(working, UserMessage(text="What did the first problem give?"))
+    follow = working + finished("What did the first problem give?", "x = -1, x = 5")
+    follow = [follow[0], *follow[1:]]
+    # The follow-up is a new task after the previous one finished (here verbatim).
+    view = strategy.view(follow, UserMessage(text="and what was its value at that time?"))
+    assert 1 in shown_numbers(view)
+
+
+def test_the_open_task_and_unfolded_tasks_are_passed_through_untouched() -> None:
+    strategy = LedgerStrategy()
+    verbatim = finished("differentiate t^3", "3*t**2", tool="derivative")
+    open_tail = [UserMessage(text="integrate it")]
+    working = [*ledger_working(), *verbatim, *open_tail]
+    view = strategy.view(working, open_tail[0])
+    assert view[1:] == [*verbatim, *open_tail]
+    assert unpaired_tool_messages(view) == []
+    assert "current request is #14" in view[0].to_chat().content
+
+
+def test_without_finished_tasks_the_view_is_the_working_history() -> None:
+    working = [UserMessage(text="solve x^2 = 4")]
+    assert LedgerStrategy().view(working, working[0]) == working
+
+
+def test_state_round_trips() -> None:
+    strategy = LedgerStrategy()
+    strategy.view(ledger_working(), UserMessage(text="question 5 please"))
+    strategy.view(ledger_working(), UserMessage(text="and the next one?"))
+    restored = LedgerStrategy()
+    restored.from_state(strategy.to_state())
+    assert restored.to_state() == strategy.to_state()
