@@ -12,7 +12,7 @@ from baml_py import AbortController
 
 from agent.accounting.ledger import UsageLedger
 from agent.errors import AgentError
-from agent.llm.model import Step
+from agent.llm.model import ProgressObserver, Step
 from baml_client.types import (
     ChatMessage,
     ContextSummary,
@@ -63,7 +63,12 @@ class ScriptedModel:
         self.summarized: list[list[ChatMessage]] = []
         self.ledger = UsageLedger()
 
-    def next_step(self, messages: list[ChatMessage], abort: AbortController | None = None) -> Step:
+    def next_step(
+        self,
+        messages: list[ChatMessage],
+        abort: AbortController | None = None,
+        on_progress: ProgressObserver | None = None,
+    ) -> Step:
         self.seen.append(list(messages))
         self.ledger.add("MathChat", sum(len(m.content) for m in messages), 10, 1.0)
         if not self.steps:

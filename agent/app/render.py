@@ -9,13 +9,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from rich.console import Console
+from rich.console import Console, Group
+from rich.live import Live
 from rich.markup import escape
+from rich.spinner import Spinner
 from rich.table import Table
+from rich.text import Text
 
 from agent.accounting.ledger import UsageLedger
 from agent.core.loop import TurnResult
 from agent.core.session import Session, context_tokens
+from agent.llm.model import StepProgress
 from agent.messages import (
     ToolCall,
     ToolResultMessage,
@@ -34,6 +38,43 @@ def shown(text: str) -> str:
 def print_tool_run(console: Console, call: ToolCall, result: ToolResultMessage) -> None:
     mark = "[green]✓[/]" if result.ok else "[red]✗[/]"
     console.print(f"  {mark} [dim]{shown(call.call_text)} → {shown(result.text)}[/]")
+
+
+class LiveTurn:
+    """The answer as the model writes it, and which tool it is calling, while a turn runs.
+
+    A spinner until the first field is decoded; then, for a tool call, one status line with
+    the call so far, and for a message to the user, its text as it grows. Tool runs are
+    printed above the live region as they finish. The region is transient: when the turn
+    ends, `print_turn` prints the final answer in its place.
+    """
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self._live = Live(self._waiting(), console=console, transient=True, refresh_per_second=12)
+
+    @staticmethod
+    def _waiting() -> Spinner:
+        return Spinner("dots", text=Text.from_markup("[dim]thinking… (Ctrl-C cancels)[/]"))
+
+    def __enter__(self) -> LiveTurn:
+        self._live.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._live.stop()
+
+    def progress(self, step: StepProgress) -> None:
+        if step.tool == "message_to_user" and step.response:
+            self._live.update(Text(_CONTROL.sub("", step.response), style="bold"))
+        elif step.tool and step.tool != "message_to_user":
+            args = ", ".join(f"{k}={v!r}" for k, v in step.arguments.items())
+            status = Text.from_markup(f"[dim]→ {shown(step.tool)}({shown(args)})…[/]")
+            self._live.update(Group(Spinner("dots", text=status)))
+
+    def tool_run(self, call: ToolCall, result: ToolResultMessage) -> None:
+        print_tool_run(self._live.console, call, result)
+        self._live.update(self._waiting())
 
 
 def print_turn(console: Console, result: TurnResult, details: bool = True) -> None:

@@ -17,16 +17,17 @@ from rich.markup import escape
 
 from agent.app.export import transcript_markdown
 from agent.app.render import (
+    LiveTurn,
     print_history,
     print_sessions,
     print_tokens,
-    print_tool_run,
     print_turn,
     shown,
 )
 from agent.app.runtime import Runtime
 from agent.context.registry import STRATEGIES, make_strategy
 from agent.core.loop import Agent, CancelToken, TurnResult
+from agent.llm.model import ProgressObserver
 from agent.messages import ToolCall, ToolResultMessage
 
 HELP = """\
@@ -53,6 +54,7 @@ def run_turn_cancellable(
     text: str,
     on_tool: Callable[[ToolCall, ToolResultMessage], None] | None = None,
     on_cancel: Callable[[], None] | None = None,
+    on_progress: ProgressObserver | None = None,
 ) -> TurnResult:
     """Run one turn in a worker thread; Ctrl-C cancels it and we wait for the rollback."""
     cancel = CancelToken()
@@ -61,7 +63,7 @@ def run_turn_cancellable(
 
     def work() -> None:
         try:
-            box["result"] = agent.run_turn(text, cancel, on_tool)
+            box["result"] = agent.run_turn(text, cancel, on_tool, on_progress)
         except Exception as exc:  # run_turn promises not to raise; if it does, keep the REPL
             detail = " ".join(str(exc).split())[:200]
             box["result"] = TurnResult(
@@ -202,12 +204,13 @@ class Repl:
 
     def message(self, text: str) -> None:
         if self.interactive:
-            with self.console.status("[dim]thinking… (Ctrl-C cancels)[/]", spinner="dots"):
+            with LiveTurn(self.console) as live:
                 result = run_turn_cancellable(
                     self.agent,
                     text,
-                    on_tool=lambda call, res: print_tool_run(self.console, call, res),
+                    on_tool=live.tool_run,
                     on_cancel=lambda: self.console.print("[yellow]cancelling…[/]"),
+                    on_progress=live.progress,
                 )
         else:
             result = run_turn_cancellable(self.agent, text)

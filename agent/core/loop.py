@@ -21,7 +21,7 @@ from agent.core.session import Session
 from agent.core.tool_calls import run_tool, tool_arguments
 from agent.core.transcript import CompactionRecord, ErrorRecord
 from agent.errors import AgentError, TurnCancelled
-from agent.llm.model import MathModel, ToolStep
+from agent.llm.model import MathModel, ProgressObserver, ToolStep
 from agent.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, to_chat_list
 from baml_client.types import MessageToUser
 from tools import ToolResult
@@ -99,8 +99,10 @@ class Agent:
         text: str,
         cancel: CancelToken | None = None,
         on_tool: ToolObserver | None = None,
+        on_progress: ProgressObserver | None = None,
     ) -> TurnResult:
-        """Answer one user message; never raises for LLM or tool failures."""
+        """Answer one user message; never raises for LLM or tool failures. `on_tool` sees
+        each tool run, `on_progress` each MathChat reply as it streams in."""
         cancel = cancel or CancelToken()
         if len(text) > MAX_MESSAGE_CHARS:
             return self._refuse(text)
@@ -115,7 +117,7 @@ class Agent:
             self.strategy.observe_user_message(user, self.model)
             if cancel.cancelled:
                 raise TurnCancelled()
-            result.reply = self._steps(user, cancel, result, on_tool)
+            result.reply = self._steps(user, cancel, result, on_tool, on_progress)
         except AgentError as exc:
             self._fail(start_length, result, exc.message)
         except KeyboardInterrupt:
@@ -156,12 +158,14 @@ class Agent:
         cancel: CancelToken,
         result: TurnResult,
         on_tool: ToolObserver | None,
+        on_progress: ProgressObserver | None,
     ) -> AssistantMessage:
         for _ in range(self.max_tool_steps):
             if cancel.cancelled:
                 raise TurnCancelled()
             context = self.strategy.view(self.session.working, user)
-            step = self.model.next_step(to_chat_list(context), cancel.abort_controller)
+            chat = to_chat_list(context)
+            step = self.model.next_step(chat, cancel.abort_controller, on_progress)
             saved = self.session.uncompacted_tokens - self.session.history_tokens(context)
             self.model.ledger.history_tokens_saved += saved
             if cancel.cancelled:

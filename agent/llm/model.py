@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Protocol, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
 
 from baml_py import AbortController, ClientRegistry, Collector
 
@@ -34,11 +35,44 @@ ToolStep = QuadraticSolver | QuadraticDerivative | QuadraticEvaluator | Integral
 Step = ToolStep | MessageToUser
 
 
+@dataclass(frozen=True)
+class StepProgress:
+    """What has been decoded so far of a MathChat reply, while it streams in.
+
+    `tool` is the union member once its literal is decoded ("message_to_user", "solve", ...);
+    `response` the answer text so far (message_to_user); `arguments` a tool call's fields so
+    far. The REPL shows the answer as it grows and which tool is being called.
+    """
+
+    tool: str | None
+    response: str = ""
+    arguments: dict[str, Any] = field(default_factory=dict)
+
+
+ProgressObserver = Callable[[StepProgress], None]
+
+
+def progress_of(partial: Any) -> StepProgress:
+    """A BAML partial (any member of the streamed union, fields None until decoded)."""
+    fields = partial.model_dump() if hasattr(partial, "model_dump") else {}
+    tool = fields.pop("tool", None)
+    response = fields.pop("response", None) or ""
+    fields.pop("task_status", None)
+    arguments = {k: v for k, v in fields.items() if v not in (None, "", [])}
+    return StepProgress(tool=tool, response=str(response), arguments=arguments)
+
+
 class MathModel(Protocol):
     ledger: UsageLedger
 
-    def next_step(self, messages: list[ChatMessage], abort: AbortController | None = None) -> Step:
-        """MathChat: the next tool call or message for this history."""
+    def next_step(
+        self,
+        messages: list[ChatMessage],
+        abort: AbortController | None = None,
+        on_progress: ProgressObserver | None = None,
+    ) -> Step:
+        """MathChat: the next tool call or message for this history (streamed to
+        `on_progress` as it is decoded, when given)."""
         ...
 
     def summarize(self, messages: list[ChatMessage]) -> ContextSummary:
@@ -83,9 +117,29 @@ class BamlMathModel:
                 duration_ms,
             )
 
-    def next_step(self, messages: list[ChatMessage], abort: AbortController | None = None) -> Step:
+    def next_step(
+        self,
+        messages: list[ChatMessage],
+        abort: AbortController | None = None,
+        on_progress: ProgressObserver | None = None,
+    ) -> Step:
         options = {"abort_controller": abort} if abort is not None else {}
-        return self._call("MathChat", lambda: self._client.MathChat(messages, baml_options=options))
+        if on_progress is None:
+            return self._call(
+                "MathChat", lambda: self._client.MathChat(messages, baml_options=options)
+            )
+
+        def streamed() -> Step:
+            stream = self._client.stream.MathChat(messages, baml_options=options)
+            last: StepProgress | None = None
+            for partial in stream:
+                progress = progress_of(partial)
+                if progress != last:
+                    on_progress(progress)
+                    last = progress
+            return stream.get_final_response()
+
+        return self._call("MathChat", streamed)
 
     def summarize(self, messages: list[ChatMessage]) -> ContextSummary:
         return self._call("SummarizeContext", lambda: self._client.SummarizeContext(messages))

@@ -34,6 +34,12 @@ def main(argv: list[str] | None = None) -> int:
         help="environment variable holding the upstream API key (keys never go on argv)",
     )
     parser.add_argument("--upstream-model", help="model to request upstream when recording")
+    parser.add_argument(
+        "--stream-delay-ms",
+        type=float,
+        default=0.0,
+        help="pause between streamed pieces (a reply then grows as from a real model)",
+    )
     args = parser.parse_args(argv)
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="replay: %(message)s")
@@ -50,7 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     stop_requested = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop_requested.set())
-    server = start(responder, host=args.host, port=args.port)
+    server = start(
+        responder, host=args.host, port=args.port, stream_piece_delay_s=args.stream_delay_ms / 1000
+    )
     print(server.base_url, flush=True)
     try:
         while not stop_requested.wait(0.2):

@@ -158,6 +158,8 @@ class _Handler(BaseHTTPRequestHandler):
 
         event(choice({"role": "assistant", "content": ""}))
         for start in range(0, len(content), _STREAM_PIECE_CHARS):
+            if start and self.server.stream_piece_delay_s:
+                time.sleep(self.server.stream_piece_delay_s)  # a model writing at its own pace
             event(choice({"content": content[start : start + _STREAM_PIECE_CHARS]}))
         event(choice({}, "stop"))
         # Usage goes in its own final chunk with no choices, as OpenAI does with include_usage;
@@ -184,10 +186,13 @@ class ReplayServer(ThreadingHTTPServer):
         host: str = "127.0.0.1",
         port: int = 0,
         model_name: str = DEFAULT_MODEL_NAME,
+        stream_piece_delay_s: float = 0.0,
     ) -> None:
         super().__init__((host, port), _Handler)
         self.responder = responder
         self.model_name = model_name
+        # Pause between streamed pieces, so a client sees a reply grow as from a real model.
+        self.stream_piece_delay_s = stream_piece_delay_s
         self.requests: list[dict[str, Any]] = []
         self.misses: list[ReplayMiss] = []
         self.errors: list[Exception] = []
@@ -313,9 +318,10 @@ def start(
     host: str = "127.0.0.1",
     port: int = 0,
     model_name: str = DEFAULT_MODEL_NAME,
+    stream_piece_delay_s: float = 0.0,
 ) -> ReplayServer:
     """Start a server in a background thread; call `server.stop()` when done."""
-    return ReplayServer(responder, host, port, model_name).start()
+    return ReplayServer(responder, host, port, model_name, stream_piece_delay_s).start()
 
 
 @contextlib.contextmanager
