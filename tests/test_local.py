@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import sys
 from pathlib import Path
@@ -218,3 +219,15 @@ def test_installed_parts_are_found_in_order() -> None:
     assert [p.name for p in parts] == [f"part{i:02d}.bin" for i in range(1, 23)]
     assert sum(p.stat().st_size for p in parts) == LOCAL_MODEL.size
     assert all("site-packages" in str(p) or sys.prefix in str(p) for p in parts)
+
+
+def test_the_local_provider_pins_llama_cpp_prompt_caching_on(local_ready: None) -> None:
+    from baml_client import b
+    from baml_client.types import ChatMessage
+
+    # The server's URL is known once it runs; any URL will do to build the request.
+    provider = dataclasses.replace(resolve_provider(), base_url="http://127.0.0.1:9/v1")
+    client = b.with_options(client_registry=provider.client_registry())
+    body = client.request.MathChat([ChatMessage(role="user", content="hi")]).body.json()
+    assert body["cache_prompt"] is True  # sent with every request, whatever the build's default
+    assert body["max_tokens"] == LOCAL_SETTINGS.max_tokens

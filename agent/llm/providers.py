@@ -54,6 +54,8 @@ class Provider:
     context_size: int | None = None
     # The endpoint errors should name when base_url is a local relay (--record): the upstream.
     upstream_url: str | None = None
+    # Extra fields for every request body (e.g. llama.cpp's `cache_prompt`).
+    request_fields: dict[str, object] = field(default_factory=dict)
 
     @property
     def endpoint(self) -> str:
@@ -80,6 +82,7 @@ class Provider:
         }
         if self.max_tokens is not None:
             options["max_tokens"] = self.max_tokens
+        options.update(self.request_fields)
         # openai-generic sends "Bearer <key>" only when a key is set; local servers need none.
         options["api_key"] = self.api_key or ""
         registry = ClientRegistry()
@@ -199,4 +202,5 @@ def local_provider(source: str, fallback: bool) -> Provider:
         max_tokens=settings.max_tokens,
         temperature=settings.temperature,
         context_size=settings.context_size,
+        request_fields=settings.request_fields(),
     )

@@ -78,9 +78,11 @@ class GenerationSettings:
     # Default compaction: the small model writes weak summaries, structural needs none.
     default_strategy: str = "structural"
 
-    def client_options(self) -> dict[str, object]:
-        """Options for BAML's openai-generic client (sent as request fields)."""
-        return {"temperature": self.temperature, "max_tokens": self.max_tokens}
+    def request_fields(self) -> dict[str, object]:
+        """llama.cpp request fields beyond OpenAI's: reuse the KV cache of the longest prefix
+        this request shares with the previous one (pinned on, whatever the build's default),
+        so a prompt that only grows at its end is read once."""
+        return {"cache_prompt": True}
 
 
 LOCAL_SETTINGS = GenerationSettings()
