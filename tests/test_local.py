@@ -230,4 +230,5 @@ def test_the_local_provider_pins_llama_cpp_prompt_caching_on(local_ready: None) 
     client = b.with_options(client_registry=provider.client_registry())
     body = client.request.MathChat([ChatMessage(role="user", content="hi")]).body.json()
     assert body["cache_prompt"] is True  # sent with every request, whatever the build's default
+    assert body["stream_options"] == {"include_usage": True}  # usage on streamed replies too
     assert body["max_tokens"] == LOCAL_SETTINGS.max_tokens

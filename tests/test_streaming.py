@@ -76,3 +76,14 @@ def test_the_answer_streams_in_and_the_tool_call_is_seen_while_decoded(tmp_path:
     # The tool call was decoded before the answer began, and usage was still counted.
     assert seen.index(tool_steps[-1]) < seen.index(next(p for p in seen if p.response))
     assert agent.model.ledger.count("MathChat") == 2 and result.input_tokens > 0
+
+
+def test_a_call_with_no_reported_usage_is_counted_offline() -> None:
+    """Hosted APIs report no usage on a plain stream: the ledger then counts the request and
+    the reply with the offline tokenizer instead of recording zero."""
+    model = agent_at("http://127.0.0.1:9/v1").model
+    reply = {"tool": "message_to_user", "response": "x = 2", "task_status": "COMPLETED"}
+    step = model._call("MathChat", lambda: reply, estimate=lambda r: (len(str(r)), 5))
+    assert step == reply
+    (call,) = model.ledger.calls
+    assert (call.input_tokens, call.output_tokens) == (len(str(reply)), 5)

@@ -16,6 +16,7 @@ from typing import Any, Protocol, TypeVar
 from baml_py import AbortController, ClientRegistry, Collector
 
 from agent.accounting.ledger import UsageLedger
+from agent.accounting.tokenizer import count_messages, count_text
 from agent.errors import explain_llm_error
 from baml_client import b
 from baml_client.types import (
@@ -98,24 +99,33 @@ class BamlMathModel:
         log = self.collector.last
         return log.id if log is not None else None
 
-    def _call(self, function: str, call: Callable[[], T]) -> T:
+    def _call(
+        self,
+        function: str,
+        call: Callable[[], T],
+        estimate: Callable[[T], tuple[int, int]] | None = None,
+    ) -> T:
         """Run one BAML call: failures become one-sentence AgentErrors, usage goes to the
-        ledger (a call that never reached the endpoint leaves no new log: zero tokens)."""
+        ledger (a call that never reached the endpoint leaves no new log: zero tokens).
+        `estimate` counts a completed call's tokens offline when the endpoint reported none
+        (hosted APIs send no usage on a stream unless asked in a way their non-streaming
+        endpoint refuses)."""
         started, last_before = time.perf_counter(), self._last_log_id()
+        result: T | None = None
         try:
-            return call()
+            result = call()
+            return result
         except Exception as exc:
             raise explain_llm_error(exc, self.endpoint) from exc
         finally:
             duration_ms = (time.perf_counter() - started) * 1000
             log = self.collector.last
             usage = log.usage if log is not None and log.id != last_before else None
-            self.ledger.add(
-                function,
-                (usage.input_tokens or 0) if usage is not None else 0,
-                (usage.output_tokens or 0) if usage is not None else 0,
-                duration_ms,
-            )
+            tokens_in = (usage.input_tokens or 0) if usage is not None else 0
+            tokens_out = (usage.output_tokens or 0) if usage is not None else 0
+            if not tokens_in and result is not None and estimate is not None:
+                tokens_in, tokens_out = estimate(result)
+            self.ledger.add(function, tokens_in, tokens_out, duration_ms)
 
     def next_step(
         self,
@@ -139,7 +149,11 @@ class BamlMathModel:
                     last = progress
             return stream.get_final_response()
 
-        return self._call("MathChat", streamed)
+        def estimate(step: Step) -> tuple[int, int]:
+            body = self._client.request.MathChat(messages).body.json()
+            return count_messages(body.get("messages") or []), count_text(step.model_dump_json())
+
+        return self._call("MathChat", streamed, estimate)
 
     def summarize(self, messages: list[ChatMessage]) -> ContextSummary:
         return self._call("SummarizeContext", lambda: self._client.SummarizeContext(messages))

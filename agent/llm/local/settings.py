@@ -81,8 +81,9 @@ class GenerationSettings:
     def request_fields(self) -> dict[str, object]:
         """llama.cpp request fields beyond OpenAI's: reuse the KV cache of the longest prefix
         this request shares with the previous one (pinned on, whatever the build's default),
-        so a prompt that only grows at its end is read once."""
-        return {"cache_prompt": True}
+        so a prompt that only grows at its end is read once; and report usage on streamed
+        replies too (llama.cpp sends it only when asked, and accepts the field either way)."""
+        return {"cache_prompt": True, "stream_options": {"include_usage": True}}
 
 
 LOCAL_SETTINGS = GenerationSettings()
