@@ -51,6 +51,7 @@ check-generated: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: setup
 	$(BIN)/ruff format .

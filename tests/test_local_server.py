@@ -43,6 +43,18 @@ class Handler(BaseHTTPRequestHandler):
                 "/v1/models": {"data": [{"id": alias, "meta": {"n_ctx": 4096}}]}}.get(self.path)
         self.send_response(200 if body else 404); self.end_headers()
         self.wfile.write(json.dumps(body or {}).encode())
+    def do_POST(self):  # a model that always answers the same message
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        content = json.dumps({"tool": "message_to_user", "response": "stub answer",
+                              "task_status": "COMPLETED"})
+        body = {"id": "stub", "object": "chat.completion", "model": alias,
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": content}}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
+        data = json.dumps(body).encode()
+        self.send_response(200); self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data))); self.end_headers()
+        self.wfile.write(data)
     def log_message(self, *args):
         pass
 
@@ -260,6 +272,48 @@ def test_runtime_starts_the_local_server_and_close_stops_it(
         assert "server pid" in provider.describe()
         assert runtime.agent.strategy.name == "structural"
         assert len(_stub_processes(xdg)) == 1
+    finally:
+        runtime.close()
+    assert _stub_processes(xdg) == []
+
+
+def test_a_killed_server_is_restarted_and_the_turn_retried_once(
+    stub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As an out-of-memory killer would: SIGKILL mid-session. The next message restarts the
+    server, says so in one line, and is answered; nothing tells the user to start a server."""
+    from agent.app.repl import run_supervised
+    from agent.app.runtime import RuntimeOptions, build_runtime
+    from agent.llm.local import launch
+
+    xdg = tmp_path / "xdg"
+    monkeypatch.setenv("XDG_STATE_HOME", str(xdg))
+    monkeypatch.setattr("agent.llm.providers.load_env", lambda path=None: None)
+    monkeypatch.setattr(launch, "unavailable_reason", lambda spec=LOCAL_MODEL: None)
+    monkeypatch.setattr(launch, "prepare_model", lambda spec=LOCAL_MODEL, console=None: Path("/x"))
+    monkeypatch.setattr(launch, "serve_command", stub())
+    runtime = build_runtime(RuntimeOptions(save=False))
+    notes: list[str] = []
+    try:
+        first = run_supervised(runtime, "hello", notify=notes.append)
+        assert first.ok and first.reply is not None and notes == []
+        old = runtime.local_server
+        assert old is not None and old.alive()
+        old_pid, old_url = old.pid, runtime.provider.base_url
+        os.kill(old_pid, signal.SIGKILL)
+
+        second = run_supervised(runtime, "hello again", notify=notes.append)
+        assert second.ok and second.reply is not None and second.reply.text == "stub answer"
+        assert len(notes) == 1 and "restarted" in notes[0]
+        assert runtime.local_server is not None and runtime.local_server.pid != old_pid
+        assert runtime.provider.base_url != old_url and runtime.local_server.alive()
+        # The failed attempt was rolled back: two clean tasks, and the transcript says why.
+        (summary,) = runtime.agent.session.working
+        assert [e.question for e in summary.exchanges] == ["hello", "hello again"]
+        kinds = [e.kind for e in runtime.agent.session.transcript.entries]
+        assert kinds.count("error") == 1 and kinds.count("assistant") == 2
+        # A server that is alive is left alone.
+        assert runtime.revive_local_server() is None
     finally:
         runtime.close()
     assert _stub_processes(xdg) == []

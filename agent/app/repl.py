@@ -84,6 +84,28 @@ def run_turn_cancellable(
     return box["result"]
 
 
+def run_supervised(
+    runtime: Runtime,
+    text: str,
+    notify: Callable[[str], None],
+    on_tool: Callable[[ToolCall, ToolResultMessage], None] | None = None,
+    on_cancel: Callable[[], None] | None = None,
+    on_progress: ProgressObserver | None = None,
+) -> TurnResult:
+    """A turn; when it failed because the embedded model's server died, the server is
+    restarted, the user told in one line (`notify`), and the turn (rolled back) retried once."""
+    result = run_turn_cancellable(runtime.agent, text, on_tool, on_cancel, on_progress)
+    if result.error is None:
+        return result
+    note = runtime.revive_local_server()
+    if note is None:
+        return result
+    notify(note)
+    if runtime.local_server is None:  # could not restart: the first failure stands
+        return result
+    return run_turn_cancellable(runtime.agent, text, on_tool, on_cancel, on_progress)
+
+
 class Repl:
     def __init__(self, runtime: Runtime, console: Console, interactive: bool) -> None:
         self.runtime = runtime
@@ -205,15 +227,16 @@ class Repl:
     def message(self, text: str) -> None:
         if self.interactive:
             with LiveTurn(self.console) as live:
-                result = run_turn_cancellable(
-                    self.agent,
+                result = run_supervised(
+                    self.runtime,
                     text,
+                    notify=lambda note: self.console.print(f"[yellow]{escape(note)}[/]"),
                     on_tool=live.tool_run,
                     on_cancel=lambda: self.console.print("[yellow]cancelling…[/]"),
                     on_progress=live.progress,
                 )
         else:
-            result = run_turn_cancellable(self.agent, text)
+            result = run_supervised(self.runtime, text, notify=self.console.print)
         if result.error:
             self.failures += 1
         print_turn(self.console, result, details=self.interactive)
@@ -310,6 +333,7 @@ def chat(runtime: Runtime, stdin_is_tty: bool | None = None) -> int:
 
 def ask(runtime: Runtime, text: str) -> int:
     console = Console(highlight=False, no_color=not sys.stdout.isatty(), soft_wrap=True)
-    result = run_turn_cancellable(runtime.agent, text)
+    notices = Console(stderr=True, highlight=False, no_color=True)
+    result = run_supervised(runtime, text, notify=notices.print)
     print_turn(console, result, details=False)
     return 0 if result.ok else 1

@@ -8,6 +8,7 @@ so that every server this starts (replay, record, the embedded local model) is s
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -52,6 +53,32 @@ class Runtime:
     servers: list[Any] = field(default_factory=list)
     store: SessionStore | None = None
     resumed: bool = False
+    # The embedded model's server when the agent talks to it directly (not via --record).
+    local_server: Any | None = None
+
+    def revive_local_server(self) -> str | None:
+        """After a failed turn: if the embedded model's server has died (an out-of-memory
+        killer, a stray kill), start a new one and point the model at it. Returns the line to
+        show the user, or None when there is nothing to revive."""
+        server = self.local_server
+        if server is None or server.alive():
+            return None
+        from agent.llm.providers import resolve_provider
+
+        started = time.perf_counter()
+        server.stop()  # drop our lease and the dead instance's state
+        self.servers.remove(server)
+        self.local_server = None
+        try:
+            provider, fresh = start_local(resolve_provider(provider="local"))
+        except AgentError as exc:
+            return f"The embedded model's server stopped and could not be restarted: {exc.message}"
+        self.servers.append(fresh)
+        self.local_server = fresh
+        self.provider = provider
+        self.agent.model.use_endpoint(provider.client_registry(), provider.endpoint)
+        seconds = time.perf_counter() - started
+        return f"The embedded model's server had stopped; restarted it in {seconds:.1f} s."
 
     def close(self) -> None:
         if self.store is not None:
@@ -95,7 +122,7 @@ def build_runtime(options: RuntimeOptions) -> Runtime:
     servers: list[Any] = []
     store: SessionStore | None = None
     try:
-        provider = _provider(options, servers)
+        provider, local = _provider(options, servers)
         store, loaded = _open_session(options, choose_strategy(options, provider))
         model = BamlMathModel(
             provider.client_registry(), provider.endpoint, loaded.ledger if loaded else None
@@ -118,7 +145,14 @@ def build_runtime(options: RuntimeOptions) -> Runtime:
             server.stop()
         raise
     resumed = bool(loaded and loaded.resumed)
-    return Runtime(agent=agent, provider=provider, servers=servers, store=store, resumed=resumed)
+    return Runtime(
+        agent=agent,
+        provider=provider,
+        servers=servers,
+        store=store,
+        resumed=resumed,
+        local_server=local,
+    )
 
 
 def checkpoint_hook(store: SessionStore, agent: Agent) -> Callable[[bool], None]:
@@ -164,18 +198,22 @@ def _unusable_db(path: Path | None, exc: sqlite3.Error) -> str:
     )
 
 
-def _provider(options: RuntimeOptions, servers: list[Any]) -> Provider:
+def _provider(options: RuntimeOptions, servers: list[Any]) -> tuple[Provider, Any | None]:
+    """The provider to talk to, and the embedded model's server when it is talked to directly
+    (the app supervises it); every server started is appended to `servers`."""
     if options.replay is not None:
         from agent.llm.replay import Cassette, ReplayResponder, start
 
         server = start(ReplayResponder(Cassette.load(options.replay)))
         servers.append(server)
-        return Provider(
+        replay = Provider(
             "replay", server.base_url, "replay", None, f"--replay {options.replay}", retries=False
         )
+        return replay, None
     provider = resolve_provider(
         base_url=options.base_url, model=options.model, provider=options.provider
     )
+    local = None
     if provider.is_local:
         provider, local = start_local(provider)
         servers.append(local)
@@ -198,4 +236,5 @@ def _provider(options: RuntimeOptions, servers: list[Any]) -> Provider:
             api_key=None,
             source=f"--record {options.record}",
         )
-    return provider
+        local = None  # the recorder holds its URL; a restarted server would not be seen
+    return provider, local

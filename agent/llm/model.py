@@ -92,6 +92,11 @@ class BamlMathModel:
     def __init__(self, registry: ClientRegistry, endpoint: str, ledger: UsageLedger | None = None):
         self.collector = Collector(name="math-agent")
         self.ledger = ledger if ledger is not None else UsageLedger()
+        self.use_endpoint(registry, endpoint)
+
+    def use_endpoint(self, registry: ClientRegistry, endpoint: str) -> None:
+        """Talk to another endpoint from now on (a restarted local server has a new port);
+        the ledger and collector carry on."""
         self.endpoint = endpoint
         self._client = b.with_options(client_registry=registry, collector=self.collector)
 

@@ -366,6 +366,10 @@ class LocalServer:
             shutil.rmtree(self._instance, ignore_errors=True)
         self._instance = None
 
+    def alive(self) -> bool:
+        """Started, its process running and answering /health (a killed server is not)."""
+        return self.pid is not None and pid_alive(self.pid) and healthy(self.root_url)
+
     def stop(self) -> None:
         """Leave; the last user stops the server and removes its state. Safe to call twice."""
         if self.pid is None:
