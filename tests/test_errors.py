@@ -8,8 +8,9 @@ from agent.errors import AgentError, TurnCancelled, explain_llm_error
 from agent.llm.model import BamlMathModel
 from agent.llm.providers import Provider
 from agent.llm.replay import Fault, FaultyResponder, ScriptedResponder, serve
+from agent.testing.replies import answer
+from agent.testing.scripted import ScriptedModel, scripted_agent
 from baml_client.types import ChatMessage
-from tests.scripted_llm import ReplyQueue, answer, scripted_agent
 
 
 def one_sentence(message: str) -> bool:
@@ -39,7 +40,7 @@ def test_http_statuses_through_the_real_client() -> None:
 
 
 def test_unparseable_reply_quotes_it_briefly() -> None:
-    queue = ReplyQueue(["Sorry, I cannot help with that." * 20])
+    queue = ScriptedModel(["Sorry, I cannot help with that." * 20])
     with scripted_agent(queue) as (agent, _):
         result = agent.run_turn("solve x = 1")
     assert result.error and "not a valid tool call" in result.error

@@ -21,8 +21,8 @@ from tools import limits
 from tools.errors import ToolError
 from tools.formatting import decimal, exact, with_decimal
 from tools.inputs import choose_variable, read_function, read_variable, to_value
-from tools.parsing import GREEK_LETTERS, GREEK_NAMES
 from tools.result import ToolResult
+from tools.vocabulary import GREEK_LETTERS, GREEK_NAMES
 
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _DIFFERENTIAL = re.compile(

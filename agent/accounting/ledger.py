@@ -14,6 +14,9 @@ class CallUsage:
     output_tokens: int
     duration_ms: float
     turn: int
+    # Of `input_tokens`, how many the server took from its prompt cache (llama.cpp and hosted
+    # APIs report it; 0 when unknown). Not saved with the session.
+    cached_input_tokens: int = 0
 
 
 @dataclass
@@ -31,8 +34,19 @@ class UsageLedger:
         self.turn += 1
         return self.turn
 
-    def add(self, function: str, input_tokens: int, output_tokens: int, duration_ms: float) -> None:
-        self.calls.append(CallUsage(function, input_tokens, output_tokens, duration_ms, self.turn))
+    def add(
+        self,
+        function: str,
+        input_tokens: int,
+        output_tokens: int,
+        duration_ms: float,
+        cached_input_tokens: int = 0,
+    ) -> None:
+        self.calls.append(
+            CallUsage(
+                function, input_tokens, output_tokens, duration_ms, self.turn, cached_input_tokens
+            )
+        )
 
     def totals(self, function: str | None = None, turn: int | None = None) -> tuple[int, int]:
         chosen = [

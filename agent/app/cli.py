@@ -79,14 +79,20 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "bench",
         help="benchmarks: 'bench [context] [--json] [--plot F.png] ...' (context strategies, "
-        "the default) or 'bench tools [--json]' (SymPy latency); --help after either",
+        "the default), 'bench tools [--json]' (SymPy latency) or 'bench latency' (seconds per "
+        "turn on the configured model, per strategy); --help after any",
         add_help=False,
     )
     return parser
 
 
 def run_bench(rest: list[str]) -> int:
-    """`bench tools ...` -> agent.bench.tools_latency; `bench [context] ...` -> agent.bench."""
+    """`bench tools ...` -> agent.bench.tools_latency; `bench latency ...` ->
+    agent.app.latency; `bench [context] ...` -> agent.bench."""
+    if rest[:1] == ["latency"]:
+        from agent.app import latency
+
+        return latency.main(rest[1:])
     if rest[:1] == ["tools"]:
         from agent.bench import tools_latency as tools_bench
 

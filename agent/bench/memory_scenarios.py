@@ -18,15 +18,13 @@ every other message); `facts_reply` answers those requests for the bench's scrip
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from agent import wire
-from agent.bench.scenarios import Scenario, Task, Turn, answer, facts, long_scenario, tool_call
-
-NO_CHANGES = json.dumps({"operations": []})
+from agent.bench.scenarios import Scenario, Task, Turn, facts, long_scenario
+from agent.testing.replies import answer, tool_call, user_facts
 
 
 @dataclass(frozen=True)
@@ -92,15 +90,11 @@ def fleet_scenario(between: int = 12) -> MemoryScenario:
         f"fleet route question, {between} unrelated tasks, then 'return to the fleet math'",
     )
     first = tasks[0].question
-    subject = json.dumps(
+    subject = user_facts(
         {
-            "operations": [
-                {
-                    "op": "add",
-                    "kind": "SUBJECT",
-                    "text": "Optimises the routes of a fleet of 9 vans",
-                }
-            ]
+            "op": "add",
+            "kind": "SUBJECT",
+            "text": "Optimises the routes of a fleet of 9 vans",
         }
     )
     return MemoryScenario(
@@ -143,9 +137,7 @@ def decimals_scenario(between: int = 50) -> MemoryScenario:
         (preference, *filler, probe),
         f"'always give decimals' first, {between} unrelated tasks, then a fractional result",
     )
-    wants = json.dumps(
-        {"operations": [{"op": "add", "kind": "ANSWER_FORM", "text": "Wants decimal answers"}]}
-    )
+    wants = user_facts({"op": "add", "kind": "ANSWER_FORM", "text": "Wants decimal answers"})
     return MemoryScenario(
         scenario,
         probe=probe_text,
@@ -168,7 +160,7 @@ MEMORY_SCENARIOS: dict[str, Callable[[], MemoryScenario]] = {
 def facts_reply(memory: MemoryScenario, messages: list[dict[str, Any]]) -> str:
     """The scripted ExtractUserFacts reply: by the user message (the request's last)."""
     text = str(messages[-1].get("content", "")).strip() if messages else ""
-    return memory.user_facts.get(text, NO_CHANGES)
+    return memory.user_facts.get(text, user_facts())
 
 
 def first_call_context(requests: list[dict[str, Any]], probe: str) -> str | None:

@@ -2,7 +2,7 @@
 
 The real pieces run: `agent.core.loop.Agent`, `agent.llm.model.BamlMathModel` (the generated BAML
 client, its prompts and parser, one Collector into the session's ledger), the SymPy tools,
-and HTTP to a local `agent.llm.replay` server answering from `scripted.BenchResponder`. Token
+and HTTP to a local `agent.llm.replay` server answering from `responder.BenchResponder`. Token
 counts are the server's tokenizer usage as read back through the Collector; retention is
 measured on the request bodies the server received.
 
@@ -28,6 +28,7 @@ from typing import Any
 
 from agent.accounting.prompt_meter import meter
 from agent.accounting.tokenizer import count_messages
+from agent.bench.responder import BenchResponder, is_math_chat, parse_position
 from agent.bench.scenarios import Scenario, Task
 from agent.context.common import required_facts
 from agent.context.math_facts import extract_facts, facts_of
@@ -39,7 +40,6 @@ from agent.core.transcript import CompactionRecord
 from agent.llm.model import BamlMathModel, ToolStep
 from agent.llm.providers import Provider
 from agent.llm.replay import ScriptedResponder, serve
-from agent.testing.scripted import BenchResponder, is_math_chat, parse_position
 from tools import ToolResult
 
 FLOOR_NOTE = "Facts needed from earlier tasks: "

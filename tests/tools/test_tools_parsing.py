@@ -7,7 +7,8 @@ import sympy as sp
 
 from tools import limits
 from tools.errors import LimitError, ParseError
-from tools.parsing import parse, parse_assignments, parse_expression, parse_name, tokenize
+from tools.parsing import parse, parse_assignments, parse_expression, parse_name
+from tools.tokens import tokenize
 
 x, y, t, a, k = sp.symbols("x y t a k")
 theta = sp.Symbol("theta")

@@ -1,0 +1,87 @@
+"""The scripted model as a `MathModel`, without HTTP: for fast loop and strategy tests.
+
+The context is rendered to chat messages exactly as for a real call, the scripted model
+replies with text, and the generated BAML parser turns that text into the typed step, so
+the in-process path parses as the HTTP path does. Tokens are counted with the offline
+tokenizer, so token-based strategies see realistic numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from baml_py import AbortController
+
+from agent import wire
+from agent.accounting.ledger import UsageLedger
+from agent.accounting.tokenizer import count_messages, count_text
+from agent.errors import explain_llm_error
+from agent.llm.model import ProgressObserver, Step
+from agent.testing.scripted import Reply, ScriptedModel, ScriptedRequest
+from baml_client import b
+from baml_client.types import ChatMessage, ContextSummary, UserFactChanges
+
+_ENDPOINT = "the scripted model"
+
+
+class InProcessModel:
+    """`MathModel` over a `ScriptedModel`; `seen`/`summarized` keep every context sent."""
+
+    def __init__(
+        self,
+        steps: Sequence[Reply] = (),
+        summaries: Sequence[Reply] = (),
+        script: ScriptedModel | None = None,
+    ) -> None:
+        self.script = script if script is not None else ScriptedModel(steps, summaries)
+        self.ledger = UsageLedger()
+        self.seen: list[list[ChatMessage]] = []
+        self.summarized: list[list[ChatMessage]] = []
+
+    def _ask(self, function: str, messages: list[dict[str, Any]]) -> str:
+        reply = self.script.reply(ScriptedRequest(messages))
+        if isinstance(reply, BaseException):
+            self.ledger.add(function, count_messages(messages), 0, 0.0)
+            raise reply
+        # A typed BAML object (a summary, a step) is sent as the JSON a model would write.
+        text = reply if isinstance(reply, str) else getattr(reply, "model_dump_json", str)()
+        self.ledger.add(function, count_messages(messages), count_text(text), 0.0)
+        return text
+
+    def next_step(
+        self,
+        messages: list[ChatMessage],
+        abort: AbortController | None = None,
+        on_progress: ProgressObserver | None = None,
+    ) -> Step:
+        self.seen.append(list(messages))
+        text = self._ask("MathChat", [m.model_dump() for m in messages])
+        try:
+            return b.parse.MathChat(text)
+        except Exception as exc:
+            raise explain_llm_error(exc, _ENDPOINT) from exc
+
+    def summarize(self, messages: list[ChatMessage]) -> ContextSummary:
+        self.summarized.append(list(messages))
+        rendered = [
+            {"role": wire.SYSTEM, "content": wire.SUMMARIZER_MARK},
+            *(m.model_dump() for m in messages),
+            {"role": wire.USER, "content": wire.COMPACT_INSTRUCTION},
+        ]
+        text = self._ask("SummarizeContext", rendered)
+        try:
+            return b.parse.SummarizeContext(text)
+        except Exception as exc:
+            raise explain_llm_error(exc, _ENDPOINT) from exc
+
+    def extract_user_facts(self, known: list[str], message: str) -> UserFactChanges:
+        rendered = [
+            {"role": wire.SYSTEM, "content": "\n".join([wire.FACTS_MARK, *known])},
+            {"role": wire.USER, "content": message},
+        ]
+        text = self._ask("ExtractUserFacts", rendered)
+        try:
+            return b.parse.ExtractUserFacts(text)
+        except Exception as exc:
+            raise explain_llm_error(exc, _ENDPOINT) from exc

@@ -1,0 +1,58 @@
+"""Tool calls on math nobody wrote are not run; the model is told to ask instead."""
+
+from __future__ import annotations
+
+from agent.context.registry import make_strategy
+from agent.core.grounding import ungrounded_reason
+from agent.core.loop import Agent
+from agent.messages import SummaryExchangeRecord, SummaryMessage, ToolCall, UserMessage
+from agent.testing.in_process import InProcessModel
+from agent.testing.replies import as_step, ask_back, derivative, done, evaluate, solve
+
+
+def test_invented_expression_is_refused() -> None:
+    reason = ungrounded_reason(as_step(solve("x^2 + 1 = 0")), [UserMessage(text="integrate this")])
+    assert reason is not None and "ask the user" in reason
+
+
+def test_math_the_user_wrote_is_grounded() -> None:
+    assert (
+        ungrounded_reason(as_step(solve("x^2 - 4 = 0")), [UserMessage(text="solve x^2 - 4 = 0")])
+        is None
+    )
+
+
+def test_expressions_built_from_earlier_results_are_grounded() -> None:
+    summary = SummaryMessage(
+        exchanges=(SummaryExchangeRecord(question="solve x^2+5x+6=0", answer="x = -3, x = -2"),),
+        strategy="structural",
+    )
+    context = [summary, UserMessage(text="what is the square of the roots")]
+    assert ungrounded_reason(as_step(evaluate("x^2", "-3", "-2")), context) is None
+
+
+def test_numbers_the_user_gave_ground_a_new_expression() -> None:
+    context = [UserMessage(text="which quadratic has the roots 2 and 3?")]
+    assert ungrounded_reason(as_step(solve("(t - 2)(t - 3) = 0")), context) is None
+
+
+def test_the_models_own_calls_do_not_count() -> None:
+    invented = ToolCall(call_id="c", tool="solve", arguments={"equation": "x^2 = 1"})
+    context = [UserMessage(text="integrate this"), invented]
+    assert ungrounded_reason(as_step(derivative("x^2")), context) is not None
+
+
+def test_the_loop_does_not_run_an_invented_call_and_the_model_asks() -> None:
+    model = InProcessModel([solve("x^2 + 1 = 0"), ask_back("What should I integrate?")])
+    agent = Agent(model, make_strategy("none"))
+    result = agent.run_turn("integrate this")
+    ((_, refused),) = result.tool_runs
+    assert not refused.ok and refused.text.startswith("Not run:")
+    assert result.reply.task_status == "PROCESSING"
+    assert model.seen[1][-1].content.startswith("Tool error (solve): Not run:")
+
+
+def test_grounded_calls_run() -> None:
+    model = InProcessModel([solve("x^2 - 9 = 0"), done("x = -3, x = 3")])
+    result = Agent(model, make_strategy("none")).run_turn("solve x^2 - 9 = 0")
+    assert result.tool_runs[0][1].ok

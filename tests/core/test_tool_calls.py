@@ -1,0 +1,53 @@
+"""Each BAML tool class reaches the right SymPy tool; failures come back as results."""
+
+from __future__ import annotations
+
+from agent.core.tool_calls import run_tool, tool_arguments
+from agent.testing.replies import as_step, derivative, evaluate, solve
+from baml_client.types import IntegralSolver
+
+
+def test_solve() -> None:
+    result = run_tool(as_step(solve("x^2 + 5x + 6 = 0")))
+    assert result.ok and sorted(result.value) == [-3, -2]
+
+
+def test_derivative_with_order() -> None:
+    result = run_tool(as_step(derivative("x^3", order=2)))
+    assert result.ok and str(result.value) == "6*x"
+
+
+def test_evaluate_one_point() -> None:
+    result = run_tool(as_step(evaluate("x^2", "-3")))
+    assert result.ok and result.value == 9
+
+
+def test_evaluate_several_points_reports_each() -> None:
+    result = run_tool(as_step(evaluate("x^2", "-3", "-2")))
+    assert result.ok and result.value == [9, 4]
+    assert result.text.startswith("at -3: ") and "; at -2: " in result.text
+
+
+def test_evaluate_without_points_is_a_clear_error() -> None:
+    result = run_tool(as_step(evaluate("x^2")))
+    assert not result.ok and "No value to substitute" in result.error
+
+
+def test_evaluate_with_one_bad_point_is_not_ok() -> None:
+    result = run_tool(as_step(evaluate("x^2", "2", "__import__('os')")))
+    assert not result.ok and result.error
+
+
+def test_definite_integral() -> None:
+    step = IntegralSolver(tool="integral", expression="x^2", lower="0", upper="1")
+    result = run_tool(step)
+    assert result.ok and str(result.value) == "1/3"
+
+
+def test_bad_math_never_raises() -> None:
+    result = run_tool(as_step(solve("x^^2 = ((")))
+    assert not result.ok and result.error
+
+
+def test_arguments_drop_the_discriminator() -> None:
+    assert tool_arguments(as_step(solve("x = 1"))) == {"equation": "x = 1", "variable": None}

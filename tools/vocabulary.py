@@ -1,0 +1,241 @@
+"""The words and symbols the parser knows: functions, constants, Greek letters, what is
+refused and why (see `tools.parsing` for how text is read)."""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Callable
+
+import sympy as sp
+
+# ---------------------------------------------------------------------------------------------
+# Vocabulary
+
+
+def _log_base(base: int) -> Callable[[sp.Expr], sp.Expr]:
+    """log to a fixed base, for the ``log10``/``log2`` spellings."""
+    return lambda arg: sp.log(arg, base)
+
+
+#: name -> (constructor, min args, max args). Only these names can be called.
+FUNCTIONS: dict[str, tuple[Callable[..., sp.Expr], int, int]] = {
+    "sin": (sp.sin, 1, 1),
+    "cos": (sp.cos, 1, 1),
+    "tan": (sp.tan, 1, 1),
+    "cot": (sp.cot, 1, 1),
+    "sec": (sp.sec, 1, 1),
+    "csc": (sp.csc, 1, 1),
+    "cosec": (sp.csc, 1, 1),
+    "asin": (sp.asin, 1, 1),
+    "acos": (sp.acos, 1, 1),
+    "atan": (sp.atan, 1, 1),
+    "acot": (sp.acot, 1, 1),
+    "asec": (sp.asec, 1, 1),
+    "acsc": (sp.acsc, 1, 1),
+    "arcsin": (sp.asin, 1, 1),
+    "arccos": (sp.acos, 1, 1),
+    "arctan": (sp.atan, 1, 1),
+    "arccot": (sp.acot, 1, 1),
+    "arcsec": (sp.asec, 1, 1),
+    "arccsc": (sp.acsc, 1, 1),
+    "sinh": (sp.sinh, 1, 1),
+    "cosh": (sp.cosh, 1, 1),
+    "tanh": (sp.tanh, 1, 1),
+    "coth": (sp.coth, 1, 1),
+    "sech": (sp.sech, 1, 1),
+    "csch": (sp.csch, 1, 1),
+    "asinh": (sp.asinh, 1, 1),
+    "acosh": (sp.acosh, 1, 1),
+    "atanh": (sp.atanh, 1, 1),
+    "acoth": (sp.acoth, 1, 1),
+    "arcsinh": (sp.asinh, 1, 1),
+    "arccosh": (sp.acosh, 1, 1),
+    "arctanh": (sp.atanh, 1, 1),
+    "arsinh": (sp.asinh, 1, 1),
+    "arcosh": (sp.acosh, 1, 1),
+    "artanh": (sp.atanh, 1, 1),
+    "exp": (sp.exp, 1, 1),
+    "ln": (sp.log, 1, 1),
+    "log": (sp.log, 1, 2),
+    "log10": (_log_base(10), 1, 1),
+    "log2": (_log_base(2), 1, 1),
+    "sqrt": (sp.sqrt, 1, 1),
+    "cbrt": (sp.cbrt, 1, 1),
+    "root": (sp.root, 2, 2),
+    "abs": (sp.Abs, 1, 1),
+    "Abs": (sp.Abs, 1, 1),
+    "sign": (sp.sign, 1, 1),
+    "sgn": (sp.sign, 1, 1),
+    "floor": (sp.floor, 1, 1),
+    "ceil": (sp.ceiling, 1, 1),
+    "ceiling": (sp.ceiling, 1, 1),
+    "factorial": (sp.factorial, 1, 1),
+    "gamma": (sp.gamma, 1, 1),
+    "erf": (sp.erf, 1, 1),
+    "erfc": (sp.erfc, 1, 1),
+    "erfi": (sp.erfi, 1, 1),
+    "Si": (sp.Si, 1, 1),
+    "Ci": (sp.Ci, 1, 1),
+    "Shi": (sp.Shi, 1, 1),
+    "Chi": (sp.Chi, 1, 1),
+    "Ei": (sp.Ei, 1, 1),
+    "li": (sp.li, 1, 1),
+    "LambertW": (sp.LambertW, 1, 1),
+    "max": (sp.Max, 1, 20),
+    "min": (sp.Min, 1, 20),
+    "Max": (sp.Max, 1, 20),
+    "Min": (sp.Min, 1, 20),
+}
+
+#: Function names that are only functions when a bracket follows (else a Greek letter).
+_BRACKET_ONLY_FUNCTIONS = frozenset({"gamma"})
+
+_INFINITY_WORDS = ("oo", "inf", "infinity", "Infinity")
+CONSTANTS: dict[str, sp.Expr] = {
+    "pi": sp.pi,
+    "Pi": sp.pi,
+    "e": sp.E,
+    "E": sp.E,
+    "I": sp.I,
+    **dict.fromkeys(_INFINITY_WORDS, sp.oo),
+}
+
+GREEK_LETTERS: dict[str, str] = {
+    "α": "alpha",
+    "β": "beta",
+    "γ": "gamma",
+    "δ": "delta",
+    "ε": "epsilon",
+    "ϵ": "epsilon",
+    "ζ": "zeta",
+    "η": "eta",
+    "θ": "theta",
+    "ϑ": "theta",
+    "ι": "iota",
+    "κ": "kappa",
+    "λ": "lambda",
+    "μ": "mu",
+    "ν": "nu",
+    "ξ": "xi",
+    "ο": "omicron",
+    "ρ": "rho",
+    "σ": "sigma",
+    "ς": "sigma",
+    "τ": "tau",
+    "υ": "upsilon",
+    "φ": "phi",
+    "ϕ": "phi",
+    "χ": "chi",
+    "ψ": "psi",
+    "ω": "omega",
+    "Γ": "Gamma",
+    "Δ": "Delta",
+    "Θ": "Theta",
+    "Λ": "Lambda",
+    "Ξ": "Xi",
+    "Σ": "Sigma",
+    "Φ": "Phi",
+    "Ψ": "Psi",
+    "Ω": "Omega",
+}
+GREEK_NAMES = frozenset(GREEK_LETTERS.values())
+
+#: Known names that a longer unknown word may start with (``sinx``, ``pix``, ``thetax``).
+#: Short or risky names (``li``, ``oo``, two-letter Greek) only count as whole words.
+_PREFIX_NAMES = tuple(
+    sorted(
+        {name for name in FUNCTIONS if len(name) >= 2 and name not in {"li", "W"}}
+        | {"pi"}
+        | {name for name in GREEK_NAMES if len(name) >= 4},
+        key=len,
+        reverse=True,
+    )
+)
+
+#: Words that look like code. Refused with a clear message rather than split into letters.
+_CODE_WORDS = (frozenset(keyword.kwlist) - {"lambda"}) | {
+    "eval",
+    "exec",
+    "compile",
+    "open",
+    "globals",
+    "locals",
+    "vars",
+    "getattr",
+    "setattr",
+    "delattr",
+    "breakpoint",
+    "exit",
+    "quit",
+    "input",
+    "print",
+    "os",
+    "sys",
+    "subprocess",
+    "system",
+    "builtins",
+    "sympify",
+}
+
+_SUPERSCRIPTS = {
+    "⁰": "0",
+    "¹": "1",
+    "²": "2",
+    "³": "3",
+    "⁴": "4",
+    "⁵": "5",
+    "⁶": "6",
+    "⁷": "7",
+    "⁸": "8",
+    "⁹": "9",
+    "⁻": "-",
+    "⁺": "+",
+}
+
+#: Single characters and what token they become.
+_CHAR_TOKENS = {
+    "+": ("op", "+"),
+    "-": ("op", "-"),
+    "−": ("op", "-"),
+    "–": ("op", "-"),
+    "—": ("op", "-"),
+    "*": ("op", "*"),
+    "×": ("op", "*"),
+    "·": ("op", "*"),
+    "⋅": ("op", "*"),
+    "∗": ("op", "*"),
+    "/": ("op", "/"),
+    "÷": ("op", "/"),
+    "∕": ("op", "/"),
+    "⁄": ("op", "/"),
+    "^": ("op", "^"),
+    "(": ("(", "("),
+    ")": (")", ")"),
+    ",": (",", ","),
+    "=": ("=", "="),
+    "!": ("!", "!"),
+    "|": ("|", "|"),
+    "√": ("root", "2"),
+    "∛": ("root", "3"),
+    "∜": ("root", "4"),
+    "π": ("const", "pi"),
+    "∞": ("const", "oo"),
+}
+
+_WHY_REJECTED = {
+    "'": "quotes are not allowed in math input",
+    '"': "quotes are not allowed in math input",
+    "[": "use round brackets ( ) for grouping",
+    "]": "use round brackets ( ) for grouping",
+    "{": "use round brackets ( ) for grouping",
+    "}": "use round brackets ( ) for grouping",
+    "<": "inequalities are not supported; use an equation with '='",
+    ">": "inequalities are not supported; use an equation with '='",
+    "≤": "inequalities are not supported; use an equation with '='",
+    "≥": "inequalities are not supported; use an equation with '='",
+    "≠": "inequalities are not supported; use an equation with '='",
+}
+
+_NUMBER_RE = re.compile(r"(?P<mant>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE](?P<exp>[+-]?[0-9]+))?")
+_WORD_RE = re.compile(r"(?P<letters>[A-Za-z]+)(?P<digits>[0-9]*)(?P<sub>_[A-Za-z0-9]+)?")
