@@ -61,10 +61,12 @@ def function_of(messages: Sequence[Mapping[str, Any]]) -> LlmFunction:
     return "MathChat"
 
 
-# The numbered ledger of finished tasks (strategy `ledger`): a header, then `#N question -> answer`.
-LEDGER_HEADER = (
-    "Finished tasks, numbered in the order the user asked them (the current request is #{current}; "
-    "{hidden} older task(s) are not listed here and are kept in the full record):"
+# The numbered ledger of finished tasks (strategy `ledger`): a fixed header, `#N question ->
+# answer` lines, then what changes every turn last, so consecutive prompts share their start.
+LEDGER_HEADER = "Finished tasks, numbered in the order the user asked them (#1 came first):"
+LEDGER_FOOTER = (
+    "(The current request is #{current}; {hidden} earlier task(s) are not listed here and are "
+    "kept in the full record.)"
 )
 
 

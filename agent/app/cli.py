@@ -22,7 +22,7 @@ def _add_runtime_flags(parser: argparse.ArgumentParser) -> None:
         choices=sorted(STRATEGIES),
         default=None,
         help="context strategy (default: the resumed session's, else the provider's: "
-        f"structural for the local model, {DEFAULT_STRATEGY} otherwise)",
+        f"window for the local model, {DEFAULT_STRATEGY} otherwise)",
     )
     parser.add_argument(
         "--provider",

@@ -54,6 +54,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="seed of the generated long-N sessions (default: the fixed benchmark seed); "
         "try a few to see how much the results depend on the task mix",
     )
+    parser.add_argument(
+        "--scenario-file",
+        action="append",
+        type=Path,
+        metavar="FILE",
+        help="run your own scenarios: a JSON file or a Python module with SCENARIOS (format: "
+        "agent/bench/scenario_file.py and the README); repeatable; with it, only --scenario "
+        "names are added to them",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--plot", type=Path, metavar="FILE.png", help="plot prompt tokens per call (matplotlib)"
@@ -71,11 +80,20 @@ def main(argv: list[str] | None = None) -> int:
     from agent.bench.memory_scenarios import MEMORY_SCENARIOS, memory_retention
     from agent.bench.report import MATPLOTLIB_HINT, as_json, plot, print_table
     from agent.bench.runner import RunResult, run_scenario
-    from agent.bench.scenarios import DEFAULT_SEED, SCENARIOS
+    from agent.bench.scenario_file import ScenarioFileError, load_scenarios
+    from agent.bench.scenarios import DEFAULT_SEED, SCENARIOS, Scenario
     from agent.context.registry import STRATEGIES, make_strategy
 
     seed = DEFAULT_SEED if args.seed is None else args.seed
-    scenario_names = args.scenario or [*SCENARIOS, *DEFAULT_MEMORY_SCENARIOS]
+    outside: dict[str, Scenario] = {}
+    for path in args.scenario_file or []:
+        try:
+            outside.update({s.name: s for s in load_scenarios(path)})
+        except ScenarioFileError as exc:
+            print(str(exc), file=sys.stderr)
+            return 2
+    default_names = [] if outside else [*SCENARIOS, *DEFAULT_MEMORY_SCENARIOS]
+    scenario_names = [*(args.scenario or default_names), *outside]
     strategy_names: list[str] = []
     skipped: dict[str, str] = {}
     for name in args.strategy or [*STRATEGIES, *FACTS_VARIANTS]:
@@ -91,7 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     descriptions: dict[str, str] = {}
     for scenario_name in scenario_names:
         memory = MEMORY_SCENARIOS[scenario_name]() if scenario_name in MEMORY_SCENARIOS else None
-        scenario = memory.scenario if memory else SCENARIOS[scenario_name](seed)
+        if scenario_name in outside:
+            scenario = outside[scenario_name]
+        else:
+            scenario = memory.scenario if memory else SCENARIOS[scenario_name](seed)
         task_counts[scenario_name] = len(scenario.tasks)
         descriptions[scenario_name] = scenario.description
         results[scenario_name] = {}

@@ -40,6 +40,18 @@ def net_vs_none(results: Results, scenario: str, strategy: str) -> float | None:
     return runs[strategy].input_tokens / runs["none"].input_tokens
 
 
+def weighted_vs_none(
+    results: Results, scenario: str, strategy: str, cached_price: float
+) -> float | None:
+    """Input cost with repeated prefixes billed at `cached_price`, as a share of `none`'s
+    input at full price (what a provider without a cache would bill for `none`)."""
+    base = results.get(scenario, {}).get("none")
+    run = results[scenario][strategy]
+    if base is None or not base.input_tokens:
+        return None
+    return round(run.weighted_input(cached_price) / base.input_tokens, 4)
+
+
 def floor_tokens(results: Results, scenario: str) -> int:
     runs = list(results[scenario].values())
     return runs[0].floor_input_tokens if runs else 0
@@ -114,6 +126,14 @@ def as_json(results: Results, task_counts: dict[str, int]) -> dict[str, Any]:
                 "peak_prompt_tokens": run.peak_prompt_tokens,
                 "retention": run.retention,
                 "back_references": run.back_references,
+                "by_category": {
+                    label: {"kept": kept, "total": total}
+                    for label, (kept, total) in sorted(run.by_distance.items())
+                },
+                "memory": run.memory,
+                "prefix_reuse": round(run.prefix_reuse, 4),
+                "cost_cached_0_1_vs_none": weighted_vs_none(results, scenario, name, 0.1),
+                "cost_cached_0_5_vs_none": weighted_vs_none(results, scenario, name, 0.5),
                 "net_vs_none": net_vs_none(results, scenario, name),
                 "floor_input_tokens": floor,
                 "vs_floor": run.input_tokens / floor if floor else None,
@@ -134,6 +154,12 @@ def as_json(results: Results, task_counts: dict[str, int]) -> dict[str, Any]:
         "floor_input_tokens": {s: floor_tokens(results, s) for s in results},
         "targets": [t.as_json() for t in targets(results, task_counts)],
     }
+
+
+def _cost_cell(results: Results, scenario: str, strategy: str) -> str:
+    cheap = weighted_vs_none(results, scenario, strategy, 0.1)
+    half = weighted_vs_none(results, scenario, strategy, 0.5)
+    return "-" if cheap is None or half is None else f"{cheap:.0%}/{half:.0%}"
 
 
 def _memory_cell(run: RunResult) -> str:
@@ -159,12 +185,16 @@ def print_table(
             caption=f"floor = system prompt + schema + the current task + the facts it needs, "
             f"summed over the MathChat calls: {floor:,} input tokens. summarizer in/out: its "
             "tokens (included in input/output) and its share of the input. peak: largest "
-            "MathChat prompt.",
+            "MathChat prompt. by distance: back-references kept, by how many tasks back they "
+            "point. prefix reuse: share of MathChat prompt tokens repeating the previous "
+            "request's start. cost @0.1/@0.5: input with that prefix billed at 10%/50%, vs "
+            "none at full price.",
         )
         memory = any(run.memory_missing is not None for run in runs.values())
         for column in (
             "strategy", "input", "output", "summarizer in/out", "calls", "in/call", "peak",
-            "retention", "vs none", "vs floor", "overhead/step", *(["memory"] if memory else []),
+            "retention", "by distance", "vs none", "prefix reuse", "cost @0.1/@0.5",
+            "overhead/step", *(["memory"] if memory else []),
         ):  # fmt: skip
             table.add_column(column, justify="left" if column == "strategy" else "right")
         for name, run in runs.items():
@@ -183,8 +213,14 @@ def print_table(
                 f"{run.input_tokens // max(1, run.llm_calls):,}",
                 f"{run.peak_prompt_tokens:,}",
                 f"{run.retention:.0%} ({run.retained}/{run.back_references})",
+                " ".join(
+                    f"{label.removesuffix(' back')}:{kept}/{total}"
+                    for label, (kept, total) in sorted(run.by_distance.items())
+                )
+                or "-",
                 "-" if net is None else f"{net:.1%}",
-                f"{run.input_tokens / floor:.2f}x" if floor else "-",
+                f"{run.prefix_reuse:.0%}",
+                _cost_cell(results, scenario, name),
                 f"{run.overhead_median_ms:.2f} ms",
                 *([_memory_cell(run)] if memory else []),
             )

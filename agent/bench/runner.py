@@ -28,6 +28,7 @@ from typing import Any
 
 from agent.accounting.prompt_meter import meter
 from agent.accounting.tokenizer import count_messages
+from agent.bench.prefix import prefix_use
 from agent.bench.responder import BenchResponder, is_math_chat, parse_position
 from agent.bench.scenarios import Scenario, Task
 from agent.context.common import required_facts
@@ -70,6 +71,25 @@ class RunResult:
     # Memory scenarios: what the probe question's context lacked ([] = all kept; None = n/a).
     memory_missing: list[str] | None = None
     seconds: float = 0.0
+    # MathChat prompt tokens that repeat the previous request's start (a prompt cache's share).
+    reused_prompt_tokens: int = 0
+    chat_prompt_tokens: int = 0
+    # Back-references kept, by how far back they point: {"1 back": [kept, total], ...}.
+    by_distance: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def prefix_reuse(self) -> float:
+        return (
+            self.reused_prompt_tokens / self.chat_prompt_tokens if self.chat_prompt_tokens else 0.0
+        )
+
+    def weighted_input(self, cached_price: float) -> float:
+        """Input tokens with the repeated prefix billed at `cached_price` of the full price."""
+        return self.input_tokens - self.reused_prompt_tokens * (1.0 - cached_price)
+
+    @property
+    def memory(self) -> float | None:
+        return None if self.memory_missing is None else float(not self.memory_missing)
 
     @property
     def overhead_median_ms(self) -> float:
@@ -149,6 +169,25 @@ def retention_of(scenario: Scenario, requests: list[dict[str, Any]]) -> tuple[in
         else:
             retained += 1
     return retained, lost
+
+
+def distance_label(scenario: Scenario, task: Task) -> str:
+    """How far back a back-reference points, in tasks: "1 back", "2 back" or "3+ back"."""
+    if task.refers_to is None:
+        return "unknown"
+    distance = scenario.tasks.index(task) - task.refers_to
+    return f"{distance} back" if distance < 3 else "3+ back"
+
+
+def kept_by_distance(scenario: Scenario, lost: list[str]) -> dict[str, list[int]]:
+    """{distance: [kept, total]} over the scenario's back-references."""
+    lost_questions = {entry.split(":", 1)[0] for entry in lost}
+    table: dict[str, list[int]] = {}
+    for task in scenario.back_references:
+        row = table.setdefault(distance_label(scenario, task), [0, 0])
+        row[1] += 1
+        row[0] += repr(task.question) not in lost_questions
+    return table
 
 
 def floor_of(tasks: dict[str, Task], messages: list[dict[str, Any]]) -> int:
@@ -256,6 +295,11 @@ def _account(result: RunResult, agent: Agent, scenario: Scenario, requests: list
     result.prompt_series = [c.input_tokens for c in ledger.calls if c.function == "MathChat"]
     result.peak_prompt_tokens = max(result.prompt_series, default=0)
     chat_requests = [r for r in requests if is_math_chat(r.get("messages") or [])]
+    reuse = prefix_use([r["messages"] for r in chat_requests])
+    result.chat_prompt_tokens, result.reused_prompt_tokens = (
+        reuse.prompt_tokens,
+        reuse.reused_tokens,
+    )
     tasks = tasks_by_text(scenario)
     result.floor_series = [floor_of(tasks, r["messages"]) for r in chat_requests]
     result.floor_input_tokens = sum(result.floor_series)
@@ -265,6 +309,7 @@ def _account(result: RunResult, agent: Agent, scenario: Scenario, requests: list
             f"ledger input tokens {result.input_tokens} != server count {server_count}"
         )
     result.retained, lost = retention_of(scenario, requests)
+    result.by_distance = kept_by_distance(scenario, lost)
     if result.back_references:
         result.retention = result.retained / result.back_references
     result.lost = lost

@@ -15,6 +15,7 @@ from agent.context.strategies.scored import ScoredStrategy
 from agent.context.strategies.semantic import SemanticStrategy
 from agent.context.strategies.structural import StructuralStrategy
 from agent.context.strategies.summarize import SummarizeStrategy
+from agent.context.strategies.window import WindowStrategy
 
 STRATEGIES: dict[str, Callable[[], ContextStrategy]] = {
     "none": NoCompaction,
@@ -22,6 +23,7 @@ STRATEGIES: dict[str, Callable[[], ContextStrategy]] = {
     "structural": StructuralStrategy,
     "budget": BudgetStrategy,
     "ledger": LedgerStrategy,
+    "window": WindowStrategy,
     "semantic": SemanticStrategy,
     "scored": ScoredStrategy,
 }

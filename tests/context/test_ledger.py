@@ -140,7 +140,7 @@ def test_view_shows_personal_recent_and_referenced_lines_only() -> None:
     assert not {1, 2, 4, 6, 7, 8} & set(numbers)
     text = view[0].to_chat().content
     assert "#5 evaluate 2x + 1 at x = 7 -> 15" in text
-    assert "current request is #13" in text and f"{12 - len(numbers)} older task(s)" in text
+    assert "current request is #13" in text and f"{12 - len(numbers)} earlier task(s)" in text
 
 
 def test_a_request_leaning_on_the_previous_one_keeps_its_references() -> None:

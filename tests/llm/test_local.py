@@ -37,7 +37,7 @@ def test_local_model_is_the_fallback(local_ready: None) -> None:
     provider = resolve_provider()
     assert provider.is_local and provider.name == "local"
     assert provider.model == LOCAL_MODEL.name
-    assert provider.default_strategy == "structural"
+    assert provider.default_strategy == "window"
     assert provider.max_tokens == LOCAL_SETTINGS.max_tokens
     assert provider.context_size == LOCAL_SETTINGS.context_size
     assert provider.retries is False and provider.api_key is None
@@ -93,7 +93,7 @@ def test_local_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_strategy_defaults_per_provider(local_ready: None) -> None:
     local = resolve_provider()
-    assert choose_strategy(RuntimeOptions(), local) == "structural"
+    assert choose_strategy(RuntimeOptions(), local) == "window"
     assert choose_strategy(RuntimeOptions(strategy="none"), local) == "none"
     remote = resolve_provider(base_url="http://127.0.0.1:1/v1")
     from agent.context.registry import DEFAULT_STRATEGY, STRATEGIES

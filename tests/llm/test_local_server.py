@@ -270,7 +270,7 @@ def test_runtime_starts_the_local_server_and_close_stops_it(
         provider = runtime.provider
         assert provider.is_local and provider.base_url.startswith("http://127.0.0.1:")
         assert "server pid" in provider.describe()
-        assert runtime.agent.strategy.name == "structural"
+        assert runtime.agent.strategy.name == "window"
         assert len(_stub_processes(xdg)) == 1
     finally:
         runtime.close()
@@ -308,8 +308,9 @@ def test_a_killed_server_is_restarted_and_the_turn_retried_once(
         assert runtime.local_server is not None and runtime.local_server.pid != old_pid
         assert runtime.provider.base_url != old_url and runtime.local_server.alive()
         # The failed attempt was rolled back: two clean tasks, and the transcript says why.
-        (summary,) = runtime.agent.session.working
-        assert [e.question for e in summary.exchanges] == ["hello", "hello again"]
+        working = runtime.agent.session.working
+        assert [m.text for m in working if m.kind == "user"] == ["hello", "hello again"]
+        assert [m.kind for m in working] == ["user", "assistant", "user", "assistant"]
         kinds = [e.kind for e in runtime.agent.session.transcript.entries]
         assert kinds.count("error") == 1 and kinds.count("assistant") == 2
         # A server that is alive is left alone.

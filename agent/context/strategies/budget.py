@@ -19,7 +19,8 @@ Two mechanisms, both without an LLM call:
    the working context grows by one short line per task, the prompt does not.
 
 Defaults (tokens as the provider counts them; the MathChat system prompt with its schema is
-~770 of them, one finished task ~110-170 verbatim and ~30 as a summary line). They are a
+the largest part of a short prompt, a finished task costs several times more verbatim than
+as a summary line). They are a
 per-call cost budget, deliberately far below any model's context window: a math chat needs
 the current task, the previous one and whatever the request refers back to.
 
@@ -33,13 +34,10 @@ the current task, the previous one and whatever the request refers back to.
   is shown just for being recent, since the most recent task is there verbatim. Raise
   `target_tokens` (older lines then fill the room) or `recent_exchanges` to show more.
 
-The arithmetic behind them: for the issue's target (at most 35% of `none`'s input tokens on
-a 30-task session) the history may add only ~175 tokens per call on average above what no
-strategy can avoid (system prompt, the open task, the facts it needs), which is one
-verbatim task plus a recalled line or two. On the benchmark's sessions these defaults keep
-retention at 100% and send about 34% of `none`'s input tokens on 30 tasks (32.7-35.6% over
-nine seeds) and 12.6% on 100; the peak prompt stays near 1,150 tokens however long the
-session.
+The arithmetic behind them: to send about a third of `none`'s input tokens on a 30-task
+session, the history may add only a little above what no strategy can avoid (system prompt,
+the open task, the facts it needs): one verbatim task plus a recalled line or two. What the
+defaults achieve is measured by `math-agent bench` (the README has the figures).
 
 Limits, stated plainly: recall is lexical. A reference the request neither repeats nor names
 by kind ("the third one") finds only what fits; the model then sees fewer tasks than with

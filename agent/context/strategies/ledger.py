@@ -13,8 +13,8 @@ The view is what makes it cheap on long sessions: the model is shown
 3. the lines the request refers to (`agent.context.references`: numbers, ordinals, positions,
    results, kinds in other words) and, for a request that leans on the previous one ("and its
    value at that time?"), the lines that one referred to.
-A header says how many tasks are not listed, and which number the current request has, so a
-model can resolve "question 5" itself. Lines not shown are still in the working context and in
+A last line says how many tasks are not listed and which number the current request has, so
+a model can resolve "question 5" itself (last, so the start of the prompt stays the same). Lines not shown are still in the working context and in
 the transcript; nothing is lost, only not re-sent.
 """
 
@@ -45,13 +45,13 @@ class LedgerView(SummaryMessage):
 
     @property
     def text(self) -> str:  # type: ignore[override]
-        hidden = self.current - 1 - len(self.numbers)
-        header = wire.LEDGER_HEADER.format(current=self.current, hidden=max(hidden, 0))
+        hidden = max(self.current - 1 - len(self.numbers), 0)
         lines = [
             wire.ledger_line(n, e.question, e.answer)
             for n, e in zip(self.numbers, self.exchanges, strict=True)
         ]
-        return "\n".join([header, *lines])
+        footer = wire.LEDGER_FOOTER.format(current=self.current, hidden=hidden)
+        return "\n".join([wire.LEDGER_HEADER, *lines, footer])
 
 
 def is_personal(line: LedgerLine) -> bool:

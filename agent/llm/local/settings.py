@@ -49,8 +49,7 @@ def _default_threads() -> int:
     """MATH_AGENT_LOCAL_THREADS, else the cores we have, capped where more stops helping.
 
     llama.cpp's default here was 1 thread. On a machine whose cores are busy with other work,
-    fewer threads decode faster (measured: 1 thread 2.8 tokens/s vs 2 threads 0.6 on 2
-    oversubscribed cores), hence the override.
+    fewer threads decode faster than one per core, hence the override.
     """
     named = os.environ.get("MATH_AGENT_LOCAL_THREADS", "").strip()
     if named.isdigit() and int(named) > 0:
@@ -65,18 +64,19 @@ class GenerationSettings:
     # Tool calls must be reproducible and parseable: greedy decoding.
     temperature: float = 0.0
     # A MathChat step is a short JSON object or a one-paragraph answer; this caps runaways
-    # (at ~10 tokens/s, 384 tokens is already ~40 s).
+    # (on a CPU, a few hundred tokens already take tens of seconds).
     max_tokens: int = 384
     # The MathChat prompt plus a few finished tasks fits well in 8k; the KV cache for 8k
     # tokens is ~230 MB for this model.
     context_size: int = 8192
     threads: int = field(default_factory=_default_threads)
-    # Prompt reading runs at ~45 tokens/s on 2 cores, so a full context takes minutes.
+    # Reading a full context on a small CPU takes minutes.
     request_timeout_ms: int = 300_000
-    # Loading takes ~3-10 s from a warm or cold page cache.
+    # Loading takes seconds from a warm page cache, longer from a cold one.
     ready_timeout_s: float = 120.0
-    # Default compaction: the small model writes weak summaries, structural needs none.
-    default_strategy: str = "structural"
+    # Default compaction: no LLM call (the small model writes weak summaries), and the history
+    # only grows at its end until it is large, so llama.cpp's prompt cache serves it.
+    default_strategy: str = "window"
 
     def request_fields(self) -> dict[str, object]:
         """llama.cpp request fields beyond OpenAI's: reuse the KV cache of the longest prefix
