@@ -13,15 +13,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agent.accounting.tokenizer import TOKENS_PER_MESSAGE, count_messages, count_text
+from agent.accounting.tokenizer import (
+    REPLY_PRIMING_TOKENS,
+    TOKENS_PER_MESSAGE,
+    count_messages,
+    count_text,
+)
 
 
 def _message_tokens(message: dict[str, Any]) -> int:
-    return (
-        TOKENS_PER_MESSAGE
-        + count_text(str(message.get("role", "")))
-        + count_text(str(message.get("content", "")))
-    )
+    """One message with its framing, as the tokenizer counts it inside a request."""
+    return count_messages([message]) - REPLY_PRIMING_TOKENS
 
 
 def _common_start(a: str, b: str) -> str:
