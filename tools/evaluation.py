@@ -23,6 +23,8 @@ TOOL = "evaluate"
 def evaluate(expression: str, at: object, variable: str | None = None) -> ToolResult:
     """The exact value of ``expression`` at ``at``."""
     name = read_variable(variable)
+    if _no_point(at):
+        return _closed_value(expression, name)
     named = _read_assignments(at, name)
     keys = [k for k, _ in named] if named is not None else []
     expr, _ = read_function(expression, TOOL, name, keys)
@@ -51,6 +53,28 @@ def evaluate(expression: str, at: object, variable: str | None = None) -> ToolRe
     if result.free_symbols:
         raise ToolError(f"After substituting {shown} the result still contains variables.")
     return ToolResult.success(TOOL, summary, result, with_decimal(result))
+
+
+def _no_point(at: object) -> bool:
+    return at is None or (
+        isinstance(at, (str, list, tuple, set, Mapping))
+        and not (at.strip() if isinstance(at, str) else at)
+    )
+
+
+def _closed_value(expression: str, name: str | None) -> ToolResult:
+    """No point given: an expression without variables ("(-3)^2 + (-2)^2") is just computed;
+    one with variables needs a point, and the error says which."""
+    expr, _ = read_function(expression, TOOL, name, [])
+    if expr.free_symbols:
+        raise ToolError(
+            f"No value to substitute was given for {names_of(expr.free_symbols)}: say where "
+            "to evaluate."
+        )
+    result = _tidy(expr)
+    if result.has(sp.nan, sp.zoo) or (result.is_number and result.is_finite is False):
+        raise ToolError(f"{expression.strip()} is undefined (a division by zero or the like).")
+    return ToolResult.success(TOOL, exact(expr), result, with_decimal(result))
 
 
 def _read_assignments(at: object, name: str | None) -> list[tuple[str, sp.Expr]] | None:

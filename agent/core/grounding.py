@@ -2,8 +2,9 @@
 
 Small models, asked "integrate this" with nothing to integrate, tend to invent an expression
 (often one from the prompt's examples) instead of asking. A tool call is grounded when its
-math shares a variable or a number with what the user said or the tools returned (the model's
-own earlier tool calls do not count). An ungrounded call is not run: the model gets a tool
+math shares a variable or a number with what the user said or the tools returned anywhere in
+the conversation — the full transcript, not only what the model was shown, so a result a
+strategy folded away still grounds a call on it (the model's own tool calls do not count). An ungrounded call is not run: the model gets a tool
 error telling it to ask, and decides again.
 """
 

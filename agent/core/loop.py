@@ -177,7 +177,9 @@ class Agent:
             call = ToolCall(
                 call_id=uuid.uuid4().hex[:12], tool=step.tool, arguments=tool_arguments(step)
             )
-            refusal = ungrounded_reason(step, context)
+            # The whole conversation, not just the view: a result a strategy keeps out of the
+            # prompt still grounds a call on it.
+            refusal = ungrounded_reason(step, self.session.conversation())
             if refusal is not None:
                 tool_result = ToolResultMessage(
                     call_id=call.call_id, tool=call.tool, ok=False, text=refusal

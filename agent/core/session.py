@@ -65,6 +65,10 @@ class Session:
         self.transcript.append(message)
         self.uncompacted_tokens += _message_tokens(message)
 
+    def conversation(self) -> list[Message]:
+        """Every message of the session, compacted away or not (from the transcript)."""
+        return [e for e in self.transcript.entries if e.kind in _CONVERSATION]  # type: ignore[misc]
+
     def record(self, entry: Entry) -> None:
         self.transcript.append(entry)
 

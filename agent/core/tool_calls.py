@@ -43,10 +43,8 @@ MAX_EVALUATION_POINTS = 20
 def _evaluate_points(step: QuadraticEvaluator) -> ToolResult:
     """One evaluation per requested point, reported together (a bounded number of points)."""
     points = step.at or []
-    if not points:
-        return ToolResult.failure(
-            "evaluate", step.expression, "No value to substitute was given: say where to evaluate."
-        )
+    if not points:  # a closed expression is just computed; one with variables says it needs a point
+        return tools.evaluate(step.expression, None, step.variable)
     if len(points) > MAX_EVALUATION_POINTS:
         return ToolResult.failure(
             "evaluate",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from agent.context.registry import make_strategy
+from agent.context.strategies.none import NoCompaction
 from agent.core.grounding import ungrounded_reason
 from agent.core.loop import Agent
 from agent.messages import SummaryExchangeRecord, SummaryMessage, ToolCall, UserMessage
@@ -56,3 +57,27 @@ def test_grounded_calls_run() -> None:
     model = InProcessModel([solve("x^2 - 9 = 0"), done("x = -3, x = 3")])
     result = Agent(model, make_strategy("none")).run_turn("solve x^2 - 9 = 0")
     assert result.tool_runs[0][1].ok
+
+
+class _ShowsOnlyTheRequest(NoCompaction):
+    """A strategy that keeps everything but shows the model only the open request."""
+
+    def view(self, working, incoming):  # type: ignore[no-untyped-def]
+        return [m for m in working if m is incoming] or working[-1:]
+
+
+def test_a_result_kept_out_of_the_prompt_still_grounds_a_call() -> None:
+    """Grounding reads the whole conversation, not the strategy's view of it."""
+    model = InProcessModel(
+        [
+            done("Noted: w(q) = q^3 - 7q."),
+            evaluate("q^3 - 7*q", "2"),
+            done("w(2) = -6"),
+        ]
+    )
+    agent = Agent(model, _ShowsOnlyTheRequest())
+    assert agent.run_turn("remember w(q) = q^3 - 7q").ok
+    result = agent.run_turn("what is w at two?")  # shares no number or letter with the call
+    ((_, tool_result),) = result.tool_runs
+    assert tool_result.ok and tool_result.text == "-6"
+    assert "q^3" not in " ".join(m.content for m in model.seen[-2])  # the model never saw it

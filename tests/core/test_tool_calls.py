@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agent.core.tool_calls import run_tool, tool_arguments
 from agent.testing.replies import as_step, derivative, evaluate, solve
 from baml_client.types import IntegralSolver
@@ -30,7 +32,22 @@ def test_evaluate_several_points_reports_each() -> None:
 
 def test_evaluate_without_points_is_a_clear_error() -> None:
     result = run_tool(as_step(evaluate("x^2")))
-    assert not result.ok and "No value to substitute" in result.error
+    assert not result.ok and "No value to substitute" in result.error and "for x" in result.error
+
+
+@pytest.mark.parametrize(
+    ("expression", "value"),
+    [("(-3)^2 + (-2)^2", 13), ("(-3)^2", 9), ("2^10 - 24", 1000), ("sqrt(16) * 3", 12)],
+)
+def test_evaluate_computes_a_closed_expression_without_a_point(expression: str, value: int) -> None:
+    """What small models send for "the square of the roots": the numbers, no point."""
+    result = run_tool(as_step(evaluate(expression)))
+    assert result.ok and result.value == value
+
+
+def test_an_undefined_closed_expression_is_one_sentence() -> None:
+    result = run_tool(as_step(evaluate("1/0")))
+    assert not result.ok and result.error == "1/0 is undefined (a division by zero or the like)."
 
 
 def test_evaluate_with_one_bad_point_is_not_ok() -> None:
