@@ -30,6 +30,7 @@ from agent.accounting.prompt_meter import meter
 from agent.accounting.tokenizer import count_messages
 from agent.bench.prefix import prefix_use
 from agent.bench.responder import BenchResponder, is_math_chat, parse_position
+from agent.bench.retention_check import missing_in_request
 from agent.bench.scenarios import Scenario, Task
 from agent.context.common import required_facts
 from agent.context.math_facts import extract_facts, facts_of
@@ -145,6 +146,8 @@ def context_texts(messages: list[dict[str, Any]], skip_index: int) -> list[str]:
 
 def retention_of(scenario: Scenario, requests: list[dict[str, Any]]) -> tuple[int, list[str]]:
     """Back-referring questions whose needed facts were in the context of their first call."""
+    if scenario.needs_are_text:
+        return _text_retention(scenario, requests)
     first_call: dict[str, list[dict[str, Any]]] = {}
     for body in requests:
         messages = body.get("messages") or []
@@ -171,6 +174,21 @@ def retention_of(scenario: Scenario, requests: list[dict[str, Any]]) -> tuple[in
     return retained, lost
 
 
+def _text_retention(scenario: Scenario, requests: list[dict[str, Any]]) -> tuple[int, list[str]]:
+    """The independent check (`retention_check`) for scenarios whose needs are texts."""
+    retained = 0
+    lost: list[str] = []
+    for task in scenario.back_references:
+        missing = missing_in_request(task.question, task.needs, requests)
+        if missing is None:
+            lost.append(f"{task.question!r}: never asked")
+        elif missing:
+            lost.append(f"{task.question!r}: missing {', '.join(missing)}")
+        else:
+            retained += 1
+    return retained, lost
+
+
 def distance_label(scenario: Scenario, task: Task) -> str:
     """How far back a back-reference points, in tasks: "1 back", "2 back" or "3+ back"."""
     if task.refers_to is None:
@@ -180,11 +198,13 @@ def distance_label(scenario: Scenario, task: Task) -> str:
 
 
 def kept_by_distance(scenario: Scenario, lost: list[str]) -> dict[str, list[int]]:
-    """{distance: [kept, total]} over the scenario's back-references."""
+    """{category: [kept, total]} over the scenario's back-references: the wording category
+    for phrased scenarios, else how far back the reference points."""
     lost_questions = {entry.split(":", 1)[0] for entry in lost}
     table: dict[str, list[int]] = {}
     for task in scenario.back_references:
-        row = table.setdefault(distance_label(scenario, task), [0, 0])
+        label = task.kind if scenario.needs_are_text else distance_label(scenario, task)
+        row = table.setdefault(label, [0, 0])
         row[1] += 1
         row[0] += repr(task.question) not in lost_questions
     return table

@@ -65,6 +65,9 @@ class Scenario:
     name: str
     tasks: tuple[Task, ...]
     description: str = ""
+    # True: each task's `needs` are texts as the prompt shows them, judged by
+    # `retention_check` (independent of the strategies); False: facts for `math_facts`.
+    needs_are_text: bool = False
     script: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -446,3 +449,15 @@ SCENARIOS: dict[str, Callable[[int], Scenario]] = {
     "long-30": lambda seed: long_scenario(30, seed),
     "long-100": lambda seed: long_scenario(100, seed),
 }
+
+
+def _phrased(count: int) -> Callable[[int], Scenario]:
+    def build(seed: int) -> Scenario:
+        from agent.bench.phrased import phrased_scenario
+
+        return phrased_scenario(count, seed)
+
+    return build
+
+
+SCENARIOS.update({"refs-30": _phrased(30), "refs-100": _phrased(100)})

@@ -184,6 +184,34 @@ def by_position(text: str, current: int) -> set[int]:
     return {n for n in found if 1 <= n < current}
 
 
+# "the first equation", "my second integral": the N-th task of a kind, not the N-th task.
+KIND_NOUNS = {
+    "equation": "solve", "equations": "solve", "quadratic": "solve", "quadratics": "solve",
+    "integral": "integral", "integrals": "integral", "evaluation": "evaluate",
+}  # fmt: skip
+KIND_ORDINAL = re.compile(
+    rf"\b(?:the\s+|my\s+)?(?:very\s+)?(?P<ord>{_ORDINAL_WORD}|\d{{1,3}}(?:st|nd|rd|th)|last|latest)"
+    rf"\s+(?P<noun>{'|'.join(KIND_NOUNS)})\b",
+    re.IGNORECASE,
+)
+
+
+def by_kind_ordinal(text: str, lines: Sequence[LedgerLine]) -> set[int]:
+    """ "the very first equation" -> the first line that solved one; "last" -> the latest."""
+    found: set[int] = set()
+    for match in KIND_ORDINAL.finditer(text):
+        kind = KIND_NOUNS[match.group("noun").lower()]
+        of_kind = [line.number for line in lines if kind in kinds_of(line.question)]
+        word = match.group("ord").lower()
+        if word in ("last", "latest"):
+            found.update(of_kind[-1:])
+            continue
+        n = _ordinal_value(word)
+        if 1 <= n <= len(of_kind):
+            found.add(of_kind[n - 1])
+    return found
+
+
 def by_result(text: str, lines: Sequence[LedgerLine]) -> set[int]:
     """Lines that state what the request repeats: a distinctive fact, or two of its values."""
     wanted = _values(text)
@@ -371,6 +399,7 @@ def _content_words(text: str) -> frozenset[str]:
 def referenced(text: str, lines: Sequence[LedgerLine], current: int) -> set[int]:
     """Every task number `text` may refer to, from all the rules above."""
     found = by_position(text, current) | by_result(text, lines) | by_words(text, lines)
+    found |= by_kind_ordinal(text, lines)
     if not found and (refers_back(text) or _mentions_past(text)):
         found = by_kind(text, lines)  # the weakest clue: only when nothing better names one
     return found

@@ -177,3 +177,16 @@ def test_state_round_trips() -> None:
     restored = LedgerStrategy()
     restored.from_state(strategy.to_state())
     assert restored.to_state() == strategy.to_state()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("evaluate x^2 at the roots of the very first equation", 1),
+        ("the second equation I gave you", 6),
+        ("my last equation, again", 12),
+        ("what was the first integral?", 4),
+    ],
+)
+def test_an_ordinal_of_a_kind_counts_tasks_of_that_kind(text: str, expected: int) -> None:
+    assert expected in referenced(text, LINES, CURRENT)
