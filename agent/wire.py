@@ -63,11 +63,8 @@ def function_of(messages: Sequence[Mapping[str, Any]]) -> LlmFunction:
 
 # The numbered ledger of finished tasks (strategy `ledger`): a fixed header, `#N question ->
 # answer` lines, then what changes every turn last, so consecutive prompts share their start.
-LEDGER_HEADER = "Finished tasks, numbered in the order the user asked them (#1 came first):"
-LEDGER_FOOTER = (
-    "(The current request is #{current}; {hidden} earlier task(s) are not listed here and are "
-    "kept in the full record.)"
-)
+LEDGER_HEADER = "Finished tasks, numbered in the order asked:"
+LEDGER_FOOTER = "(This request is #{current}; {hidden} earlier task(s) not listed.)"
 
 
 def ledger_line(number: int, question: str, answer: str) -> str:

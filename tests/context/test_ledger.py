@@ -140,7 +140,7 @@ def test_view_shows_personal_recent_and_referenced_lines_only() -> None:
     assert not {1, 2, 4, 6, 7, 8} & set(numbers)
     text = view[0].to_chat().content
     assert "#5 evaluate 2x + 1 at x = 7 -> 15" in text
-    assert "current request is #13" in text and f"{12 - len(numbers)} earlier task(s)" in text
+    assert "request is #13" in text and f"{12 - len(numbers)} earlier task(s)" in text
 
 
 def test_a_request_leaning_on_the_previous_one_keeps_its_references() -> None:
@@ -162,7 +162,7 @@ def test_the_open_task_and_unfolded_tasks_are_passed_through_untouched() -> None
     view = strategy.view(working, open_tail[0])
     assert view[1:] == [*verbatim, *open_tail]
     assert unpaired_tool_messages(view) == []
-    assert "current request is #14" in view[0].to_chat().content
+    assert "request is #14" in view[0].to_chat().content
 
 
 def test_without_finished_tasks_the_view_is_the_working_history() -> None:
