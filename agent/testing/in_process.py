@@ -8,8 +8,8 @@ tokenizer, so token-based strategies see realistic numbers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from baml_py import AbortController
 
@@ -23,6 +23,7 @@ from baml_client import b
 from baml_client.types import ChatMessage, ContextSummary, UserFactChanges
 
 _ENDPOINT = "the scripted model"
+T = TypeVar("T")
 
 
 class InProcessModel:
@@ -57,10 +58,7 @@ class InProcessModel:
     ) -> Step:
         self.seen.append(list(messages))
         text = self._ask("MathChat", [m.model_dump() for m in messages])
-        try:
-            return b.parse.MathChat(text)
-        except Exception as exc:
-            raise explain_llm_error(exc, _ENDPOINT) from exc
+        return _parsed(b.parse.MathChat, text)
 
     def summarize(self, messages: list[ChatMessage]) -> ContextSummary:
         self.summarized.append(list(messages))
@@ -70,10 +68,7 @@ class InProcessModel:
             {"role": wire.USER, "content": wire.COMPACT_INSTRUCTION},
         ]
         text = self._ask("SummarizeContext", rendered)
-        try:
-            return b.parse.SummarizeContext(text)
-        except Exception as exc:
-            raise explain_llm_error(exc, _ENDPOINT) from exc
+        return _parsed(b.parse.SummarizeContext, text)
 
     def extract_user_facts(self, known: list[str], message: str) -> UserFactChanges:
         rendered = [
@@ -81,7 +76,12 @@ class InProcessModel:
             {"role": wire.USER, "content": message},
         ]
         text = self._ask("ExtractUserFacts", rendered)
-        try:
-            return b.parse.ExtractUserFacts(text)
-        except Exception as exc:
-            raise explain_llm_error(exc, _ENDPOINT) from exc
+        return _parsed(b.parse.ExtractUserFacts, text)
+
+
+def _parsed(parse: Callable[[str], T], text: str) -> T:
+    """The generated parser, its failures worded as a real call's would be."""
+    try:
+        return parse(text)
+    except Exception as exc:
+        raise explain_llm_error(exc, _ENDPOINT) from exc
