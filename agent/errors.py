@@ -24,6 +24,15 @@ class AgentError(Exception):
         self.message = message
 
 
+class MalformedReply(AgentError):
+    """The model answered, but not with a valid tool call or message; `raw` is what it said
+    (the model is shown it once, with a request to answer again, before the user is told)."""
+
+    def __init__(self, message: str, raw: str) -> None:
+        super().__init__(message)
+        self.raw = raw
+
+
 class TurnCancelled(AgentError):
     def __init__(self) -> None:
         super().__init__("Cancelled; the conversation is as it was before that message.")
@@ -77,13 +86,15 @@ def explain_llm_error(exc: BaseException, endpoint: str) -> AgentError:
     if isinstance(exc, BamlValidationError):
         raw = _quote(getattr(exc, "raw_output", "") or "")
         if not raw:
-            return AgentError(
+            return MalformedReply(
                 "The model sent an empty reply, not a valid tool call or message; nothing was "
-                "changed, so you can ask again or rephrase."
+                "changed, so you can ask again or rephrase.",
+                "",
             )
-        return AgentError(
+        return MalformedReply(
             f'The model\'s reply was not a valid tool call or message (it said: "{raw}"); '
-            "nothing was changed, so you can ask again or rephrase."
+            "nothing was changed, so you can ask again or rephrase.",
+            getattr(exc, "raw_output", "") or "",
         )
     if isinstance(exc, BamlClientFinishReasonError):
         reason = _quote(str(getattr(exc, "finish_reason", "") or "unknown"), 40)

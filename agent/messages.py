@@ -167,9 +167,13 @@ class AssistantMessage(_Base):
 
 
 class SummaryExchangeRecord(BaseModel):
+    """One folded task; `tools`: the tools that ran for it successfully (not shown to the
+    model: read by the strategies to tell what kind of task a line was)."""
+
     model_config = {"frozen": True}
     question: Text
     answer: Text
+    tools: tuple[str, ...] = ()
 
 
 class SummaryMessage(_Base):

@@ -18,11 +18,23 @@ SYSTEM, USER, ASSISTANT = "system", "user", "assistant"
 TOOL_RESULT_LABEL = "Tool result"
 TOOL_ERROR_LABEL = "Tool error"
 TOOL_PREFIXES = (f"{TOOL_RESULT_LABEL} (", f"{TOOL_ERROR_LABEL} (")
+# The one tool that computes nothing: it looks up earlier tasks (`agent.core.recall`).
+RECALL_TOOL = "recall"
 
 # Finished tasks folded into one system message: a header, then one line per task.
 SUMMARY_HEADER = "Summary of earlier tasks in this conversation (exact results):"
 SUMMARY_LINE_PREFIX = "- "
 SUMMARY_ARROW = " -> "
+
+# When a MathChat reply does not parse, the model sees its reply and this, once, before the
+# user is told (a small model sometimes writes prose or a half object).
+REPAIR_REQUEST = (
+    "That reply was not one JSON object of the schema. Answer again with exactly one JSON "
+    'object: a tool call, or {"tool": "message_to_user", "response": ..., "task_status": ...}.'
+)
+# At most this much of the bad reply goes back to the model; an empty one is shown as this.
+REPAIR_QUOTE_CHARS = 1500
+EMPTY_REPLY = "(an empty reply)"
 
 # Sentences of the BAML prompts that tell the three LLM functions apart.
 SUMMARIZER_MARK = "You compact the history of a math chat"
@@ -61,11 +73,20 @@ def function_of(messages: Sequence[Mapping[str, Any]]) -> LlmFunction:
     return "MathChat"
 
 
-# The numbered ledger of finished tasks (strategy `ledger`): a fixed header, `#N question ->
-# answer` lines, then what changes every turn last, so consecutive prompts share their start.
+# The numbered ledger of finished tasks (strategy `ledger`): a fixed header, a line on the
+# archived tasks of a long session (with the user's own statements from them), then one
+# `#N question -> answer` line per task, growing at its end so consecutive prompts share
+# their start; archived lines a request refers to come after the ledger.
 LEDGER_HEADER = "Finished tasks, numbered in the order asked:"
-LEDGER_FOOTER = "(This request is #{current}; {hidden} earlier task(s) not listed.)"
+LEDGER_ARCHIVED = "(#1 to #{last} are archived: recall searches them. What the user said there:)"
+LEDGER_NOTE_PREFIX = "- "
+LEDGER_RECALLED = "Archived tasks this request refers to:"
+# Strategy `focus` shows only some lines; what changes every turn comes last.
+FOCUS_FOOTER = (
+    "(This request is #{current}; {hidden} earlier task(s) not listed: recall finds them.)"
+)
 
 
 def ledger_line(number: int, question: str, answer: str) -> str:
+    """`#4 solve x^2 - x - 6 = 0 -> x = -2, x = 3`."""
     return f"#{number} {question}{SUMMARY_ARROW}{answer}"

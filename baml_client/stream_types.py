@@ -23,7 +23,7 @@ class StreamState(BaseModel, typing.Generic[StreamStateValueT]):
     value: StreamStateValueT
     state: typing_extensions.Literal["Pending", "Incomplete", "Complete"]
 # #########################################################################
-# Generated classes (12)
+# Generated classes (13)
 # #########################################################################
 
 class AddUserFact(BaseModel):
@@ -43,37 +43,41 @@ class ForgetUserFact(BaseModel):
     number: typing.Optional[int] = Field(default=None, description='the number of the known fact to forget')
 
 class IntegralSolver(BaseModel):
-    tool: typing.Optional[typing_extensions.Literal['integral']] = Field(default=None, description='integrate an expression; give both bounds for a definite integral, none for an antiderivative')
-    expression: typing.Optional[str] = Field(default=None, description='the integrand the user gave (or an earlier result), as plain text')
-    variable: typing.Optional[str] = Field(default=None, description='integrate with respect to this variable')
-    lower: typing.Optional[str] = Field(default=None, description='lower bound for a definite integral, e.g. \'0\', \'-oo\'')
-    upper: typing.Optional[str] = Field(default=None, description='upper bound for a definite integral, e.g. \'1\', \'oo\'')
+    tool: typing.Optional[typing_extensions.Literal['integral']] = None
+    expression: typing.Optional[str] = None
+    variable: typing.Optional[str] = None
+    lower: typing.Optional[str] = Field(default=None, description='both bounds for a definite integral, none for an antiderivative')
+    upper: typing.Optional[str] = None
 
 class MessageToUser(BaseModel):
-    tool: typing.Optional[typing_extensions.Literal['message_to_user']] = Field(default=None, description='talk to the user: an answer or a clarifying question')
-    response: typing.Optional[str] = Field(default=None, description='what the user reads; quote the exact results of the tools')
-    task_status: typing.Optional[types.TaskStatus] = None
+    tool: typing.Optional[typing_extensions.Literal['message_to_user']] = None
+    response: typing.Optional[str] = Field(default=None, description='what the user reads: the tools\' exact results, in plain text')
+    task_status: typing.Optional[typing.Union[typing_extensions.Literal['COMPLETED'], typing_extensions.Literal['PROCESSING']]] = Field(default=None, description='PROCESSING only while you wait for the user\'s answer to your question')
 
 class QuadraticDerivative(BaseModel):
-    tool: typing.Optional[typing_extensions.Literal['derivative']] = Field(default=None, description='differentiate an expression')
-    expression: typing.Optional[str] = Field(default=None, description='the expression to differentiate, as plain text')
-    variable: typing.Optional[str] = Field(default=None, description='differentiate with respect to this variable')
-    order: typing.Optional[int] = Field(default=None, description='1 for the first derivative, 2 for the second, ...')
+    tool: typing.Optional[typing_extensions.Literal['derivative']] = None
+    expression: typing.Optional[str] = None
+    variable: typing.Optional[str] = None
+    order: typing.Optional[int] = Field(default=None, description='2 for the second derivative, ...')
 
 class QuadraticEvaluator(BaseModel):
-    tool: typing.Optional[typing_extensions.Literal['evaluate']] = Field(default=None, description='substitute values into an expression and compute the exact result')
-    expression: typing.Optional[str] = Field(default=None, description='the expression to evaluate, as plain text')
-    at: typing.List[str] = Field(description='one entry per point, each a value like \'3\', \'-1/2\', \'pi\' or, for several variables, \'x=1, y=2\'')
-    variable: typing.Optional[str] = Field(default=None, description='the variable the values are for, when there could be doubt')
+    tool: typing.Optional[typing_extensions.Literal['evaluate']] = None
+    expression: typing.Optional[str] = None
+    at: typing.List[str] = Field(description='the points, each like \'3\', \'-1/2\' or \'x=1, y=2\'; [] for a closed expression')
+    variable: typing.Optional[str] = None
 
 class QuadraticSolver(BaseModel):
-    tool: typing.Optional[typing_extensions.Literal['solve']] = Field(default=None, description='find the roots of an equation')
-    equation: typing.Optional[str] = Field(default=None, description='the user\'s equation or expression, as plain text')
-    variable: typing.Optional[str] = Field(default=None, description='the unknown to solve for, when there could be doubt')
+    tool: typing.Optional[typing_extensions.Literal['solve']] = None
+    equation: typing.Optional[str] = None
+    variable: typing.Optional[str] = None
 
 class SummaryExchange(BaseModel):
     question: typing.Optional[str] = Field(default=None, description='the user\'s request, terse, with its math exactly as given')
     answer: typing.Optional[str] = Field(default=None, description='the final answer, with every number, root and expression exactly as the tools gave them')
+
+class TaskRecall(BaseModel):
+    tool: typing.Optional[typing_extensions.Literal['recall']] = Field(default=None, description='look up earlier tasks that the numbered list leaves out')
+    query: typing.Optional[str] = Field(default=None, description='a task number, or words and numbers of that task')
 
 class UpdateUserFact(BaseModel):
     op: typing.Optional[typing_extensions.Literal['update']] = Field(default=None, description='a known fact changed')
@@ -90,7 +94,7 @@ class UserFactChanges(BaseModel):
 
 
 # #########################################################################
-# Model rebuilds (12)
+# Model rebuilds (13)
 # #########################################################################
 # Resolve string forward references now that every model above is defined so
 # class declaration order never breaks Pydantic construction (issue #793).
@@ -106,5 +110,6 @@ QuadraticDerivative.model_rebuild()
 QuadraticEvaluator.model_rebuild()
 QuadraticSolver.model_rebuild()
 SummaryExchange.model_rebuild()
+TaskRecall.model_rebuild()
 UpdateUserFact.model_rebuild()
 UserFactChanges.model_rebuild()

@@ -20,18 +20,14 @@ from .globals import DO_NOT_USE_DIRECTLY_UNLESS_YOU_KNOW_WHAT_YOURE_DOING_RUNTIM
 class TypeBuilder(type_builder.TypeBuilder):
     def __init__(self):
         super().__init__(classes=set(
-          ["AddUserFact","ChatMessage","ContextSummary","ForgetUserFact","IntegralSolver","MessageToUser","QuadraticDerivative","QuadraticEvaluator","QuadraticSolver","SummaryExchange","UpdateUserFact","UserFactChanges",]
+          ["AddUserFact","ChatMessage","ContextSummary","ForgetUserFact","IntegralSolver","MessageToUser","QuadraticDerivative","QuadraticEvaluator","QuadraticSolver","SummaryExchange","TaskRecall","UpdateUserFact","UserFactChanges",]
         ), enums=set(
-          ["TaskStatus","UserFactKind",]
+          ["UserFactKind",]
         ), runtime=DO_NOT_USE_DIRECTLY_UNLESS_YOU_KNOW_WHAT_YOURE_DOING_RUNTIME)
 
     # #########################################################################
-    # Generated enums 2
+    # Generated enums 1
     # #########################################################################
-
-    @property
-    def TaskStatus(self) -> "TaskStatusViewer":
-        return TaskStatusViewer(self)
 
     @property
     def UserFactKind(self) -> "UserFactKindViewer":
@@ -39,7 +35,7 @@ class TypeBuilder(type_builder.TypeBuilder):
 
 
     # #########################################################################
-    # Generated classes 12
+    # Generated classes 13
     # #########################################################################
 
     @property
@@ -83,6 +79,10 @@ class TypeBuilder(type_builder.TypeBuilder):
         return SummaryExchangeViewer(self)
 
     @property
+    def TaskRecall(self) -> "TaskRecallViewer":
+        return TaskRecallViewer(self)
+
+    @property
     def UpdateUserFact(self) -> "UpdateUserFactViewer":
         return UpdateUserFactViewer(self)
 
@@ -93,50 +93,8 @@ class TypeBuilder(type_builder.TypeBuilder):
 
 
 # #########################################################################
-# Generated enums 2
+# Generated enums 1
 # #########################################################################
-
-class TaskStatusAst:
-    def __init__(self, tb: type_builder.TypeBuilder):
-        _tb = tb._tb # type: ignore (we know how to use this private attribute)
-        self._bldr = _tb.enum("TaskStatus")
-        self._values: typing.Set[str] = set([  "COMPLETED",  "PROCESSING",  ])
-        self._vals = TaskStatusValues(self._bldr, self._values)
-
-    def type(self) -> baml_py.FieldType:
-        return self._bldr.field()
-
-    @property
-    def values(self) -> "TaskStatusValues":
-        return self._vals
-
-
-class TaskStatusViewer(TaskStatusAst):
-    def __init__(self, tb: type_builder.TypeBuilder):
-        super().__init__(tb)
-
-    
-    def list_values(self) -> typing.List[typing.Tuple[str, type_builder.EnumValueViewer]]:
-        return [(name, type_builder.EnumValueViewer(self._bldr.value(name))) for name in self._values]
-    
-
-class TaskStatusValues:
-    def __init__(self, enum_bldr: baml_py.EnumBuilder, values: typing.Set[str]):
-        self.__bldr = enum_bldr
-        self.__values = values # type: ignore (we know how to use this private attribute) # noqa: F821
-
-    
-    
-    @property
-    def COMPLETED(self) -> type_builder.EnumValueViewer:
-        return type_builder.EnumValueViewer(self.__bldr.value("COMPLETED"))
-    
-    @property
-    def PROCESSING(self) -> type_builder.EnumValueViewer:
-        return type_builder.EnumValueViewer(self.__bldr.value("PROCESSING"))
-    
-    
-
 
 class UserFactKindAst:
     def __init__(self, tb: type_builder.TypeBuilder):
@@ -194,7 +152,7 @@ class UserFactKindValues:
 
 
 # #########################################################################
-# Generated classes 12
+# Generated classes 13
 # #########################################################################
 
 class AddUserFactAst:
@@ -659,6 +617,49 @@ class SummaryExchangeProperties:
     @property
     def answer(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("answer"))
+    
+    
+
+
+class TaskRecallAst:
+    def __init__(self, tb: type_builder.TypeBuilder):
+        _tb = tb._tb # type: ignore (we know how to use this private attribute)
+        self._bldr = _tb.class_("TaskRecall")
+        self._properties: typing.Set[str] = set([  "tool",  "query",  ])
+        self._props = TaskRecallProperties(self._bldr, self._properties)
+
+    def type(self) -> baml_py.FieldType:
+        return self._bldr.field()
+
+    @property
+    def props(self) -> "TaskRecallProperties":
+        return self._props
+
+
+class TaskRecallViewer(TaskRecallAst):
+    def __init__(self, tb: type_builder.TypeBuilder):
+        super().__init__(tb)
+
+    
+    def list_properties(self) -> typing.List[typing.Tuple[str, type_builder.ClassPropertyViewer]]:
+        return [(name, type_builder.ClassPropertyViewer(self._bldr.property(name))) for name in self._properties]
+    
+
+
+class TaskRecallProperties:
+    def __init__(self, bldr: baml_py.ClassBuilder, properties: typing.Set[str]):
+        self.__bldr = bldr
+        self.__properties = properties # type: ignore (we know how to use this private attribute) # noqa: F821
+
+    
+    
+    @property
+    def tool(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
+    
+    @property
+    def query(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("query"))
     
     
 

@@ -46,14 +46,15 @@ type_map = {
     "types.SummaryExchange": types.SummaryExchange,
     "stream_types.SummaryExchange": stream_types.SummaryExchange,
 
+    "types.TaskRecall": types.TaskRecall,
+    "stream_types.TaskRecall": stream_types.TaskRecall,
+
     "types.UpdateUserFact": types.UpdateUserFact,
     "stream_types.UpdateUserFact": stream_types.UpdateUserFact,
 
     "types.UserFactChanges": types.UserFactChanges,
     "stream_types.UserFactChanges": stream_types.UserFactChanges,
 
-
-    "types.TaskStatus": types.TaskStatus,
 
     "types.UserFactKind": types.UserFactKind,
 

@@ -37,12 +37,8 @@ def get_checks(checks: typing.Dict[CheckName, Check]) -> typing.List[Check]:
 def all_succeeded(checks: typing.Dict[CheckName, Check]) -> bool:
     return all(check.status == "succeeded" for check in get_checks(checks))
 # #########################################################################
-# Generated enums (2)
+# Generated enums (1)
 # #########################################################################
-
-class TaskStatus(str, Enum):
-    COMPLETED = "COMPLETED"
-    PROCESSING = "PROCESSING"
 
 class UserFactKind(str, Enum):
     NAME = "NAME"
@@ -52,7 +48,7 @@ class UserFactKind(str, Enum):
     OTHER = "OTHER"
 
 # #########################################################################
-# Generated classes (12)
+# Generated classes (13)
 # #########################################################################
 
 class AddUserFact(BaseModel):
@@ -72,37 +68,41 @@ class ForgetUserFact(BaseModel):
     number: int = Field(description='the number of the known fact to forget')
 
 class IntegralSolver(BaseModel):
-    tool: typing_extensions.Literal['integral'] = Field(description='integrate an expression; give both bounds for a definite integral, none for an antiderivative')
-    expression: str = Field(description='the integrand the user gave (or an earlier result), as plain text')
-    variable: typing.Optional[str] = Field(default=None, description='integrate with respect to this variable')
-    lower: typing.Optional[str] = Field(default=None, description='lower bound for a definite integral, e.g. \'0\', \'-oo\'')
-    upper: typing.Optional[str] = Field(default=None, description='upper bound for a definite integral, e.g. \'1\', \'oo\'')
+    tool: typing_extensions.Literal['integral']
+    expression: str
+    variable: typing.Optional[str] = None
+    lower: typing.Optional[str] = Field(default=None, description='both bounds for a definite integral, none for an antiderivative')
+    upper: typing.Optional[str] = None
 
 class MessageToUser(BaseModel):
-    tool: typing_extensions.Literal['message_to_user'] = Field(description='talk to the user: an answer or a clarifying question')
-    response: str = Field(description='what the user reads; quote the exact results of the tools')
-    task_status: TaskStatus
+    tool: typing_extensions.Literal['message_to_user']
+    response: str = Field(description='what the user reads: the tools\' exact results, in plain text')
+    task_status: typing.Union[typing_extensions.Literal['COMPLETED'], typing_extensions.Literal['PROCESSING']] = Field(description='PROCESSING only while you wait for the user\'s answer to your question')
 
 class QuadraticDerivative(BaseModel):
-    tool: typing_extensions.Literal['derivative'] = Field(description='differentiate an expression')
-    expression: str = Field(description='the expression to differentiate, as plain text')
-    variable: typing.Optional[str] = Field(default=None, description='differentiate with respect to this variable')
-    order: typing.Optional[int] = Field(default=None, description='1 for the first derivative, 2 for the second, ...')
+    tool: typing_extensions.Literal['derivative']
+    expression: str
+    variable: typing.Optional[str] = None
+    order: typing.Optional[int] = Field(default=None, description='2 for the second derivative, ...')
 
 class QuadraticEvaluator(BaseModel):
-    tool: typing_extensions.Literal['evaluate'] = Field(description='substitute values into an expression and compute the exact result')
-    expression: str = Field(description='the expression to evaluate, as plain text')
-    at: typing.List[str] = Field(description='one entry per point, each a value like \'3\', \'-1/2\', \'pi\' or, for several variables, \'x=1, y=2\'')
-    variable: typing.Optional[str] = Field(default=None, description='the variable the values are for, when there could be doubt')
+    tool: typing_extensions.Literal['evaluate']
+    expression: str
+    at: typing.List[str] = Field(description='the points, each like \'3\', \'-1/2\' or \'x=1, y=2\'; [] for a closed expression')
+    variable: typing.Optional[str] = None
 
 class QuadraticSolver(BaseModel):
-    tool: typing_extensions.Literal['solve'] = Field(description='find the roots of an equation')
-    equation: str = Field(description='the user\'s equation or expression, as plain text')
-    variable: typing.Optional[str] = Field(default=None, description='the unknown to solve for, when there could be doubt')
+    tool: typing_extensions.Literal['solve']
+    equation: str
+    variable: typing.Optional[str] = None
 
 class SummaryExchange(BaseModel):
     question: str = Field(description='the user\'s request, terse, with its math exactly as given')
     answer: str = Field(description='the final answer, with every number, root and expression exactly as the tools gave them')
+
+class TaskRecall(BaseModel):
+    tool: typing_extensions.Literal['recall'] = Field(description='look up earlier tasks that the numbered list leaves out')
+    query: str = Field(description='a task number, or words and numbers of that task')
 
 class UpdateUserFact(BaseModel):
     op: typing_extensions.Literal['update'] = Field(description='a known fact changed')
@@ -119,7 +119,7 @@ class UserFactChanges(BaseModel):
 
 
 # #########################################################################
-# Model rebuilds (12)
+# Model rebuilds (13)
 # #########################################################################
 # Resolve string forward references now that every model above is defined so
 # class declaration order never breaks Pydantic construction (issue #793).
@@ -135,5 +135,6 @@ QuadraticDerivative.model_rebuild()
 QuadraticEvaluator.model_rebuild()
 QuadraticSolver.model_rebuild()
 SummaryExchange.model_rebuild()
+TaskRecall.model_rebuild()
 UpdateUserFact.model_rebuild()
 UserFactChanges.model_rebuild()

@@ -40,7 +40,7 @@ def test_http_statuses_through_the_real_client() -> None:
 
 
 def test_unparseable_reply_quotes_it_briefly() -> None:
-    queue = ScriptedModel(["Sorry, I cannot help with that." * 20])
+    queue = ScriptedModel(["Sorry, I cannot help with that." * 20] * 2)  # and the repair round
     with scripted_agent(queue) as (agent, _):
         result = agent.run_turn("solve x = 1")
     assert result.error and "not a valid tool call" in result.error

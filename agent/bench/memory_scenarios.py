@@ -1,7 +1,7 @@
 """Benchmark conversations for memory: far back-references and long-lived preferences.
 
 Same shape as `agent.bench.scenarios` (Scenario / Task / Turn, replies written out, fillers
-from its seeded `long_scenario`), plus what those measures cannot see:
+from its seeded `plain_scenario`), plus what those measures cannot see:
 
 - `fleet-N`: a user asks about the route efficiency of a delivery fleet, then N unrelated
   generated tasks, then comes back with "can we return to the fleet math?", phrased with
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent import wire
-from agent.bench.scenarios import Scenario, Task, Turn, facts, long_scenario
+from agent.bench.scenarios import Scenario, Task, Turn, facts, plain_scenario
 from agent.testing.replies import answer, tool_call, user_facts
 
 
@@ -82,7 +82,7 @@ def fleet_return_task(target: int) -> Task:
 
 def fleet_scenario(between: int = 12) -> MemoryScenario:
     """(a) A back-reference phrased differently, `between` unrelated tasks later."""
-    filler = long_scenario(between, seed=7).tasks
+    filler = plain_scenario(between, seed=7).tasks
     tasks = (fleet_task(), *filler, fleet_return_task(0))
     scenario = Scenario(
         f"fleet-{between}",
@@ -131,7 +131,7 @@ def decimals_scenario(between: int = 50) -> MemoryScenario:
         ),
         facts=("7/3",),
     )
-    filler = long_scenario(between, seed=11).tasks
+    filler = plain_scenario(between, seed=11).tasks
     scenario = Scenario(
         f"decimals-{between}",
         (preference, *filler, probe),

@@ -1,8 +1,9 @@
 """Sessions whose back-references are worded the many ways people word them.
 
-`refs-N`: the generated tasks of `long-N`, but every fifth task points back to an earlier one
-at least three tasks away (or to the very first), and says which in one of these ways, each
-drawn from a generator of wordings (templates x synonyms x number forms), never a fixed list:
+`long-N`: N generated tasks (solving, derivatives, evaluations, two-step requests, integrals
+with a clarification round); about every fifth task points back to an earlier one at least
+three tasks away (or to the very first), and says which in one of these ways, each drawn from
+a generator of wordings (templates x synonyms x number forms), never a fixed list:
 
 - ordinal: "the 4th question I asked", "problem number 7", "question #12";
 - position: "two tasks back", "the one from 5 questions ago", "the previous-but-one";
@@ -12,11 +13,11 @@ drawn from a generator of wordings (templates x synonyms x number forms), never 
 - far: "the very first equation";
 - chain: right after a reference, "and at x = 3?" leans on the same task.
 
-Two memory probes: the user's name and subject, stated in the first message and asked about
-near the end. What a reference needs is written as the prompt shows it (the equation as typed, roots and
+Three memory probes near the end: the user's name and subject, stated in the first message,
+and the answer format they asked for in the second. What a reference needs is written as the prompt shows it (the equation as typed, roots and
 derivatives as the tools print them, the name) and judged by `retention_check`, which shares
 no code with the strategies; an equation is unique per session, so a reference to it cannot
-pass by coincidence.
+pass by coincidence, and so are the derivatives and the pairs of roots.
 """
 
 from __future__ import annotations
@@ -47,6 +48,18 @@ SUBJECTS = ("physics", "economics", "chemistry", "engineering", "biology")
 SLOPE_WORDS = ("slope function", "gradient function", "rate-of-change formula", "derived function")
 ZERO_WORDS = ("zeros", "solutions", "x-intercepts")
 LATER_WORDS = ("a while ago", "earlier on", "some time back", "before")
+# (how the user states a preference, the word a probe's context must still hold)
+PREFERENCES = (
+    ("Please give every result as a decimal too, not only as a fraction.", "decimal"),
+    ("I'd like exact fractions in answers, never rounded decimals.", "fractions"),
+    ("Keep your answers short, one line each, please.", "short"),
+    ("Always show the result in scientific notation as well.", "scientific"),
+)
+PREFERENCE_PROBES = (
+    "How did I ask you to format results?",
+    "Remind me what I said about the form of your answers?",
+    "What answer format did I ask for at the start?",
+)
 
 
 def ordinal(n: int, rng: random.Random) -> str:
@@ -92,6 +105,7 @@ class PhrasedGenerator(_Generator):
         super().__init__(seed)
         self.name = self.rng.choice(NAMES)
         self.subject = self.rng.choice(SUBJECTS)
+        self.preference, self.preference_word = self.rng.choice(PREFERENCES)
         self.last_reference: tuple[int, str] | None = None  # (target, what it needed)
         self.result_targets: set[int] = set()  # equations already named by their roots
 
@@ -171,6 +185,8 @@ class PhrasedGenerator(_Generator):
         coeffs = self._coeffs_of(equation)
         left = equation.removesuffix(" = 0")
         d = derivative(coeffs)
+        # It gives a derivative: "the slope function you gave me" may mean this one later.
+        self.derivatives[len(self.tasks)] = (coeffs, d)
         r1, r2 = roots
         text = self.unique(
             lambda: self.rng.choice(
@@ -247,29 +263,38 @@ class PhrasedGenerator(_Generator):
         )
         return Task("greeting", (Turn(text, (answer(f"Hello {self.name}, go ahead!"),)),))
 
-    def probe(self, asked: str, reply: str, needs: str) -> Task:
-        return Task(
-            "memory",
-            (Turn(asked, (answer(reply),)),),
-            needs=(needs,),
-            refers_to=0,
-        )
+    def stated_preference(self) -> Task:
+        return Task("preference", (Turn(self.preference, (answer("Noted."),)),))
+
+    def probes(self) -> list[Task]:
+        return [
+            self.probe("Remind me, what's my name?", f"You're {self.name}.", self.name),
+            self.probe(
+                "Which exam did I say I'm revising for?", f"Your {self.subject} exam.", self.subject
+            ),
+            self.probe(
+                self.rng.choice(PREFERENCE_PROBES),
+                f"You asked: {self.preference}",
+                self.preference_word,
+                target=1,
+            ),
+        ]
+
+    def probe(self, asked: str, reply: str, needs: str, target: int = 0) -> Task:
+        return Task("memory", (Turn(asked, (answer(reply),)),), needs=(needs,), refers_to=target)
+
+    def opening(self) -> list[Task]:
+        return [self.greeting(), self.stated_preference()]
 
     def session(self, count: int) -> list[Task]:
-        self.tasks.append(self.greeting())
-        for index in range(1, count - 2):
+        self.tasks.extend(self.opening())
+        probes = self.probes()
+        for index in range(len(self.tasks), count - len(probes)):
             task = self.refer() if index % 5 == 4 or (index % 5 == 0 and index > 5) else None
             if task is None:
                 self.last_reference = None
             self.tasks.append(task or self.fresh())
-        self.tasks.append(
-            self.probe("Remind me, what's my name?", f"You're {self.name}.", self.name)
-        )
-        self.tasks.append(
-            self.probe(
-                "Which exam did I say I'm revising for?", f"Your {self.subject} exam.", self.subject
-            )
-        )
+        self.tasks.extend(probes)
         return self.tasks
 
 
@@ -277,9 +302,9 @@ def phrased_scenario(count: int, seed: int = DEFAULT_SEED) -> Scenario:
     tasks = PhrasedGenerator(seed + 7 * count).session(count)
     refs = sum(1 for t in tasks if t.needs)
     return Scenario(
-        f"refs-{count}",
+        f"long-{count}",
         tuple(tasks),
         f"{count} tasks, {refs} back-references worded by ordinal, position, paraphrase, "
-        "result, far and chain, and two memory probes",
+        "result, far and chain, and three memory probes",
         needs_are_text=True,
     )

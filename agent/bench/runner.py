@@ -71,6 +71,7 @@ class RunResult:
     lost: list[str] = field(default_factory=list)  # back-references whose facts were missing
     # Memory scenarios: what the probe question's context lacked ([] = all kept; None = n/a).
     memory_missing: list[str] | None = None
+    memory_probes: int = 0  # probes of a scenario's "memory" tasks (0: one scenario probe)
     seconds: float = 0.0
     # MathChat prompt tokens that repeat the previous request's start (a prompt cache's share).
     reused_prompt_tokens: int = 0
@@ -90,7 +91,12 @@ class RunResult:
 
     @property
     def memory(self) -> float | None:
-        return None if self.memory_missing is None else float(not self.memory_missing)
+        """Share of memory probes kept (None: the scenario has none)."""
+        if self.memory_missing is None:
+            return None
+        if self.memory_probes:
+            return (self.memory_probes - len(self.memory_missing)) / self.memory_probes
+        return float(not self.memory_missing)
 
     @property
     def overhead_median_ms(self) -> float:
@@ -333,6 +339,11 @@ def _account(result: RunResult, agent: Agent, scenario: Scenario, requests: list
     if result.back_references:
         result.retention = result.retained / result.back_references
     result.lost = lost
+    probes = [task for task in scenario.back_references if task.kind == "memory"]
+    if probes:
+        lost_questions = {entry.split(":", 1)[0] for entry in lost}
+        result.memory_probes = len(probes)
+        result.memory_missing = [t.question for t in probes if repr(t.question) in lost_questions]
     for entry in agent.session.transcript.entries:
         if isinstance(entry, CompactionRecord):
             if entry.applied:

@@ -85,7 +85,12 @@ def _scenario(item: Any, where: str) -> Scenario:
     tasks_data = _field(item, "tasks", list, f"{where} ({name})")
     tasks = tuple(_task(t, f"{where} ({name}), task {i}", i) for i, t in enumerate(tasks_data))
     try:
-        return Scenario(name, tasks, _field(item, "description", str, where, ""))
+        return Scenario(
+            name,
+            tasks,
+            _field(item, "description", str, where, ""),
+            needs_are_text=_field(item, "needs_are_text", bool, where, False),
+        )
     except ValueError as exc:
         raise ScenarioFileError(f"{where}: {exc}.") from exc
 

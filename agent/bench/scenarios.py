@@ -7,11 +7,15 @@ here with exact fractions (the SymPy tools compute it again at run time, and the
 checks that they agree), so generating `long-100` takes milliseconds.
 
 - `ref-3q`: the reference write-up's three questions.
-- `long-N`: N tasks from a seeded generator: solving quadratics, derivatives, evaluations,
-  two-step requests and definite integrals that need a clarification round (PROCESSING).
-  Every fifth task refers back to an earlier result: "the roots" of the latest equation,
-  "that derivative", "it" (the previous answer), or an older task named by its expression
-  ("the roots of x^2 - 7*x + 12 = 0 from earlier"). Its `needs` lists the facts it uses.
+- `long-N` (`agent.bench.phrased`): N generated tasks whose back-references point three or
+  more tasks back, worded by ordinal, position, paraphrase, result, far and chain, with
+  memory probes of what the user said at the start.
+- `student-36`, `physics-34` (`agent.bench.homework`): homework sessions with names, a
+  subject, a preference and word problems, probed late.
+- `plain_scenario`: the task generator all of them build on: solving quadratics,
+  derivatives, evaluations, two-step requests and definite integrals that need a
+  clarification round (PROCESSING); its own references mean "the latest of a kind" and it
+  serves as the filler of the memory scenarios.
 """
 
 from __future__ import annotations
@@ -183,7 +187,8 @@ class _Generator:
             a = rng.choice([1, 1, 1, 2, 3])
             coeffs = (a, -a * (r1 + r2), a * r1 * r2)
             equation = f"{poly_text(coeffs)} = 0"
-            if equation not in {eq for eq, _ in self.roots.values()}:
+            # Unique roots too: "the one with roots 5 and -1" must name one equation.
+            if [r1, r2] not in [roots for _, roots in self.roots.values()]:
                 return equation, [r1, r2]
 
     # -- fresh tasks
@@ -201,10 +206,14 @@ class _Generator:
 
     def derive(self) -> Task:
         drawn: list[Poly] = []
+        # Unique derivatives: a reference to one cannot pass because another task had it.
+        taken = {d for _, d in self.derivatives.values()}
 
         def make() -> str:
-            drawn[:] = [self.poly(self.rng.choice([2, 3]))]
-            return self.rng.choice(["derivative of ", "differentiate "]) + poly_text(drawn[0])
+            while derivative(p := self.poly(self.rng.choice([2, 3]))) in taken:
+                pass
+            drawn[:] = [p]
+            return self.rng.choice(["derivative of ", "differentiate "]) + poly_text(p)
 
         text = self.unique(make)
         p = drawn[0]
@@ -281,10 +290,14 @@ class _Generator:
         )
 
     def two_step(self) -> Task:
-        equation, roots = self.quadratic()
+        taken = {d for _, d in self.derivatives.values()}
+        while True:
+            equation, roots = self.quadratic()
+            coeffs = self._coeffs_of(equation)
+            d = derivative(coeffs)
+            if d not in taken:
+                break
         left = equation.removesuffix(" = 0")
-        coeffs = self._coeffs_of(equation)
-        d = derivative(coeffs)
         text = self.unique(lambda: f"solve {equation}, then differentiate its left side")
         reply = f"The roots are {roots_text(roots)}; the derivative of {left} is {sympy_text(d)}."
         index = len(self.tasks)
@@ -431,24 +444,17 @@ class _Generator:
 DEFAULT_SEED = 20250101
 
 
-def long_scenario(count: int, seed: int = DEFAULT_SEED) -> Scenario:
-    """`count` generated tasks; the same `seed` always gives the same session."""
+def plain_scenario(count: int, seed: int = DEFAULT_SEED) -> Scenario:
+    """`count` generated tasks whose back-references mostly mean "the latest of a kind" (the
+    filler of the memory scenarios); the same `seed` always gives the same session."""
     tasks = _Generator(seed + count).session(count)
     refs = sum(1 for t in tasks if t.needs)
     clarified = sum(1 for t in tasks if len(t.turns) > 1)
     return Scenario(
-        f"long-{count}",
+        f"plain-{count}",
         tuple(tasks),
         f"{count} generated tasks, {refs} back-references, {clarified} clarification rounds",
     )
-
-
-# name -> build(seed); the reference conversation is fixed and ignores the seed.
-SCENARIOS: dict[str, Callable[[int], Scenario]] = {
-    "ref-3q": lambda seed: reference_scenario(),
-    "long-30": lambda seed: long_scenario(30, seed),
-    "long-100": lambda seed: long_scenario(100, seed),
-}
 
 
 def _phrased(count: int) -> Callable[[int], Scenario]:
@@ -460,4 +466,20 @@ def _phrased(count: int) -> Callable[[int], Scenario]:
     return build
 
 
-SCENARIOS.update({"refs-30": _phrased(30), "refs-100": _phrased(100)})
+def _homework(name: str) -> Callable[[int], Scenario]:
+    def build(seed: int) -> Scenario:
+        from agent.bench.homework import HOMEWORK
+
+        return HOMEWORK[name](seed)
+
+    return build
+
+
+# name -> build(seed); the reference conversation is fixed and ignores the seed.
+SCENARIOS: dict[str, Callable[[int], Scenario]] = {
+    "ref-3q": lambda seed: reference_scenario(),
+    "long-30": _phrased(30),
+    "long-100": _phrased(100),
+    "student-36": _homework("student-36"),
+    "physics-34": _homework("physics-34"),
+}

@@ -14,8 +14,11 @@ conversation:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from difflib import SequenceMatcher
 
+from agent import wire
 from agent.context.base import Compaction
 from agent.context.math_facts import extract_facts, facts_of, missing_facts
 from agent.context.tasks import HistorySplit, final_answer, split_history, unpaired_tool_messages
@@ -50,6 +53,8 @@ def _computed(task: list[Message]) -> list[tuple[ToolResultMessage, frozenset[st
     for message in task:
         if not isinstance(message, ToolResultMessage) or not message.ok:
             continue
+        if message.tool == wire.RECALL_TOOL:  # earlier tasks' lines: they have their own
+            continue
         call = calls.get(message.call_id)
         given = extract_facts(to_chat(call).content) if call is not None else frozenset()
         found.append((message, extract_facts(message.text) - given))
@@ -75,6 +80,49 @@ def task_question(task: list[Message]) -> str:
     return QUESTION_JOIN.join(m.text for m in task if isinstance(m, UserMessage))
 
 
+# A stretch of the answer that repeats the question's math this long or longer is elided.
+MIN_ELIDED_CHARS = 8
+ELISION = "…"
+_MATH_CHAR = re.compile(r"[0-9^*/=]")
+
+
+def elide_repeats(question: str, answer: str) -> str:
+    """The answer without the stretches of math it copies from the question ("The roots of
+    x^2 - 1 = 0 are ..." -> "The roots of … are ..."): the line states them once already, and
+    every fact, and every text a later reference could quote, is still on it."""
+    for _ in range(4):
+        match = SequenceMatcher(None, question, answer, autojunk=False).find_longest_match()
+        raw = answer[match.b : match.b + match.size]
+        copied = raw.strip(" ,.;:")
+        if len(copied) < MIN_ELIDED_CHARS or not _MATH_CHAR.search(copied):
+            break
+        start = match.b + raw.index(copied)
+        end = start + len(copied)
+        at = match.a + raw.index(copied)
+        cuts_a_word = (at > 0 and question[at - 1].isalnum()) or question[
+            at + len(copied) : at + len(copied) + 1
+        ].isalnum()
+        if cuts_a_word or not _whole(answer, start, end):
+            break
+        answer = answer[:start] + ELISION + answer[end:]
+    return answer
+
+
+_OPERATORS = "+-*/^=(),"
+
+
+def _whole(text: str, start: int, end: int) -> bool:
+    """Is text[start:end] a whole piece of math there: not part of a longer word, number or
+    expression ("2 + 6*x" inside "-3*x**2 + 6*x + 6" is not)?"""
+    span = text[start:end]
+    if span[0] in "+*/^=)," or span[-1] in _OPERATORS.replace(")", ""):
+        return False
+    before, after = text[:start], text[end:]
+    if before and (before[-1].isalnum() or before.rstrip()[-1:] in tuple(_OPERATORS)):
+        return False
+    return not (after and (after[0].isalnum() or after.lstrip()[:1] in tuple(_OPERATORS)))
+
+
 def fold_task(task: list[Message]) -> SummaryExchangeRecord:
     """A finished task as one question/answer line, without any LLM.
 
@@ -88,9 +136,12 @@ def fold_task(task: list[Message]) -> SummaryExchangeRecord:
     extras = [f"{m.tool}: {m.text}" for m, facts in _computed(task) if facts - stated]
     if extras:
         answer_text = f"{answer_text} [{'; '.join(extras)}]" if answer_text else "; ".join(extras)
+    question = task_question(task)
+    answer_text = elide_repeats(question, answer_text)
     # A blank reply still gets a line (else the safety check would refuse every compaction).
+    tools = tuple(dict.fromkeys(m.tool for m, _ in _computed(task)))
     return SummaryExchangeRecord(
-        question=task_question(task) or EMPTY_TEXT, answer=answer_text or EMPTY_TEXT
+        question=question or EMPTY_TEXT, answer=answer_text or EMPTY_TEXT, tools=tools
     )
 
 

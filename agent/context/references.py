@@ -24,15 +24,28 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agent.context.math_facts import extract_facts, is_distinctive
+from agent.messages import SummaryExchangeRecord
 
 
 @dataclass(frozen=True)
 class LedgerLine:
-    """One finished task: its number in the conversation, what was asked, what came out."""
+    """One finished task: its number in the conversation, what was asked, what came out, and
+    the tools that ran for it (a word problem says "velocity", its tool says "derivative")."""
 
     number: int
     question: str
     answer: str
+    tools: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, number: int, exchange: SummaryExchangeRecord) -> LedgerLine:
+        return cls(number, exchange.question, exchange.answer, exchange.tools)
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        """What kind of task this was: by the tools that ran ("what is that derivative at 3"
+        ran `evaluate`), by the request's words when no tool ran."""
+        return frozenset(self.tools) & KIND_NAMES if self.tools else kinds_of(self.question)
 
 
 NUMBER_WORDS = {
@@ -76,6 +89,7 @@ KIND_WORDS: dict[str, tuple[str, ...]] = {
     ),
 }  # fmt: skip
 _KIND_OF_WORD = {word: kind for kind, words in KIND_WORDS.items() for word in words}
+KIND_NAMES = frozenset(KIND_WORDS)
 EARLY_WORDS = frozenset({"first", "earliest", "beginning", "start", "initial", "original"})
 LATE_WORDS = frozenset({"latest", "last", "recent", "previous", "prior", "preceding"})
 ANAPHORA = re.compile(
@@ -144,8 +158,10 @@ def _count_value(token: str) -> int:
 
 @lru_cache(maxsize=16384)
 def kinds_of(text: str) -> frozenset[str]:
-    """The kinds of task a text is about ("find the zeros of ..." -> solve)."""
-    return frozenset(_KIND_OF_WORD[w] for w in _WORD.findall(text.lower()) if w in _KIND_OF_WORD)
+    """The kinds of task a text is about ("find the zeros of ..." -> solve; the parts of a
+    hyphenated word count too: "rate-of-change" -> derivative)."""
+    words = {part for w in _WORD.findall(text.lower()) for part in (w, *w.split("-"))}
+    return frozenset(_KIND_OF_WORD[w] for w in words if w in _KIND_OF_WORD)
 
 
 @lru_cache(maxsize=16384)
@@ -201,7 +217,7 @@ def by_kind_ordinal(text: str, lines: Sequence[LedgerLine]) -> set[int]:
     found: set[int] = set()
     for match in KIND_ORDINAL.finditer(text):
         kind = KIND_NOUNS[match.group("noun").lower()]
-        of_kind = [line.number for line in lines if kind in kinds_of(line.question)]
+        of_kind = [line.number for line in lines if kind in line.kinds]
         word = match.group("ord").lower()
         if word in ("last", "latest"):
             found.update(of_kind[-1:])
@@ -227,7 +243,7 @@ def by_result(text: str, lines: Sequence[LedgerLine]) -> set[int]:
     return found
 
 
-def by_kind(text: str, lines: Sequence[LedgerLine], per_kind: int = 3) -> set[int]:
+def by_kind(text: str, lines: Sequence[LedgerLine], per_kind: int = 2) -> set[int]:
     """Lines of the kind a request points back to ("the gradient function"): the first of
     that kind when it says "first"/"earliest", else the latest `per_kind` and the first."""
     words = set(_WORD.findall(text.lower()))
@@ -236,7 +252,7 @@ def by_kind(text: str, lines: Sequence[LedgerLine], per_kind: int = 3) -> set[in
         return set()
     found: set[int] = set()
     for kind in wanted:
-        of_kind = [line.number for line in lines if kind in kinds_of(line.question)]
+        of_kind = [line.number for line in lines if kind in line.kinds]
         if not of_kind:
             continue
         if words & EARLY_WORDS and not words & LATE_WORDS:
@@ -373,19 +389,19 @@ def by_words(text: str, lines: Sequence[LedgerLine], rare: int = 3) -> set[int]:
     """Lines sharing a rare content word with the request ("the fleet math" -> the line about
     a delivery fleet): at least four letters, not a stop, kind or task word, and in at most
     `rare` lines."""
-    wanted = _content_words(text)
+    wanted = content_words(text)
     if not wanted:
         return set()
     holders: dict[str, list[int]] = {}
     for line in lines:
-        for word in wanted & _content_words(line.question):
+        for word in wanted & content_words(line.question):
             holders.setdefault(word, []).append(line.number)
     return {n for numbers in holders.values() if len(numbers) <= rare for n in numbers}
 
 
 @lru_cache(maxsize=16384)
-def _content_words(text: str) -> frozenset[str]:
-    words = {w.strip("'-") for w in _WORD.findall(text.lower())}
+def content_words(text: str) -> frozenset[str]:
+    words = {w.strip("'-").removesuffix("'s") for w in _WORD.findall(text.lower())}
     return frozenset(
         w.removesuffix("s")
         for w in words
@@ -398,10 +414,13 @@ def _content_words(text: str) -> frozenset[str]:
 
 def referenced(text: str, lines: Sequence[LedgerLine], current: int) -> set[int]:
     """Every task number `text` may refer to, from all the rules above."""
-    found = by_position(text, current) | by_result(text, lines) | by_words(text, lines)
-    found |= by_kind_ordinal(text, lines)
-    if not found and (refers_back(text) or _mentions_past(text)):
-        found = by_kind(text, lines)  # the weakest clue: only when nothing better names one
+    named = by_position(text, current) | by_result(text, lines) | by_kind_ordinal(text, lines)
+    found = named | by_words(text, lines)
+    if not named and (refers_back(text) or _mentions_past(text)):
+        # The weakest clue, added when no rule names a task, even if a shared word found a
+        # line: words a reference shares with an older one ("the formula you gave me") can
+        # point at the wrong task.
+        found |= by_kind(text, lines)
     return found
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from agent.context.base import Compaction, CompactionInput, ContextStrategy
 from agent.context.strategies.budget import BudgetStrategy
+from agent.context.strategies.focus import FocusStrategy
 from agent.context.strategies.ledger import LedgerStrategy
 from agent.context.strategies.none import NoCompaction
 from agent.context.strategies.scored import ScoredStrategy
@@ -23,15 +24,16 @@ STRATEGIES: dict[str, Callable[[], ContextStrategy]] = {
     "structural": StructuralStrategy,
     "budget": BudgetStrategy,
     "ledger": LedgerStrategy,
+    "focus": FocusStrategy,
     "window": WindowStrategy,
     "semantic": SemanticStrategy,
     "scored": ScoredStrategy,
 }
 FACTS_SUFFIX = "+facts"
-# structural: no extra LLM call, every finished task stays visible as one exact line, and the
-# small local model summarizes poorly. `budget` is cheaper still on long sessions but shows
-# the model only the lines a request refers to; `summarize` is the reference design.
-DEFAULT_STRATEGY = "structural"
+# ledger: no extra LLM call, every finished task one exact numbered line in view (so any
+# wording of a back-reference resolves), append-only for the prompt cache, flat in very long
+# sessions (old lines archived, searchable with `recall`).
+DEFAULT_STRATEGY = "ledger"
 
 
 def make_strategy(name: str) -> ContextStrategy:

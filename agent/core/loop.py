@@ -17,13 +17,14 @@ from baml_py import AbortController
 
 from agent.context.base import Compaction, CompactionInput, ContextStrategy, Trigger
 from agent.core.grounding import ungrounded_reason
+from agent.core.recall import recall
 from agent.core.session import Session
 from agent.core.tool_calls import run_tool, tool_arguments
 from agent.core.transcript import CompactionRecord, ErrorRecord
 from agent.errors import AgentError, TurnCancelled
 from agent.llm.model import MathModel, ProgressObserver, ToolStep
 from agent.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, to_chat_list
-from baml_client.types import MessageToUser
+from baml_client.types import MessageToUser, TaskRecall
 from tools import ToolResult
 
 DEFAULT_MAX_TOOL_STEPS = 8
@@ -171,24 +172,13 @@ class Agent:
             if cancel.cancelled:
                 raise TurnCancelled()
             if isinstance(step, MessageToUser):
-                reply = AssistantMessage(text=step.response, task_status=step.task_status.value)
+                reply = AssistantMessage(text=step.response, task_status=step.task_status)
                 self.session.append(reply)
                 return reply
             call = ToolCall(
                 call_id=uuid.uuid4().hex[:12], tool=step.tool, arguments=tool_arguments(step)
             )
-            # The whole conversation, not just the view: a result a strategy keeps out of the
-            # prompt still grounds a call on it.
-            refusal = ungrounded_reason(step, self.session.conversation())
-            if refusal is not None:
-                tool_result = ToolResultMessage(
-                    call_id=call.call_id, tool=call.tool, ok=False, text=refusal
-                )
-            else:
-                outcome = self.tool_runner(step)
-                tool_result = ToolResultMessage(
-                    call_id=call.call_id, tool=call.tool, ok=outcome.ok, text=outcome.text
-                )
+            tool_result = self._run(call, step)
             self.session.append(call)
             self.session.append(tool_result)
             result.tool_runs.append((call, tool_result))
@@ -204,6 +194,22 @@ class Agent:
         )
         self.session.append(reply)
         return reply
+
+    def _run(self, call: ToolCall, step: ToolStep | TaskRecall) -> ToolResultMessage:
+        """The outcome of one tool call: a search of earlier tasks, or math (if grounded)."""
+        # The whole conversation, not just the view: what a strategy keeps out of the prompt
+        # is still searchable, and still grounds a call on it.
+        conversation = self.session.conversation()
+        if isinstance(step, TaskRecall):
+            found = recall(conversation, step.query)
+            return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=True, text=found)
+        refusal = ungrounded_reason(step, conversation)
+        if refusal is not None:
+            return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=False, text=refusal)
+        outcome = self.tool_runner(step)
+        return ToolResultMessage(
+            call_id=call.call_id, tool=call.tool, ok=outcome.ok, text=outcome.text
+        )
 
     def compact(self, trigger: Trigger) -> CompactionRecord | None:
         """Ask the strategy to compact; record what it did (or, when asked by hand, why not)."""

@@ -15,11 +15,12 @@ from baml_client.types import (
     QuadraticDerivative,
     QuadraticEvaluator,
     QuadraticSolver,
+    TaskRecall,
 )
 from tools import ToolResult
 
 
-def tool_arguments(step: ToolStep) -> dict[str, Any]:
+def tool_arguments(step: ToolStep | TaskRecall) -> dict[str, Any]:
     """The call's fields without the `tool` discriminator, for the history."""
     return step.model_dump(exclude={"tool"})
 

@@ -15,9 +15,10 @@ from typing import Any, Protocol, TypeVar
 
 from baml_py import AbortController, ClientRegistry, Collector
 
+from agent import wire
 from agent.accounting.ledger import UsageLedger
 from agent.accounting.tokenizer import count_messages, count_text
-from agent.errors import explain_llm_error
+from agent.errors import MalformedReply, explain_llm_error
 from baml_client import b
 from baml_client.types import (
     ChatMessage,
@@ -27,13 +28,16 @@ from baml_client.types import (
     QuadraticDerivative,
     QuadraticEvaluator,
     QuadraticSolver,
+    TaskRecall,
     UserFactChanges,
 )
 
 T = TypeVar("T")
 
+# A math tool call, run by `agent.core.tool_calls` with SymPy.
 ToolStep = QuadraticSolver | QuadraticDerivative | QuadraticEvaluator | IntegralSolver
-Step = ToolStep | MessageToUser
+# What MathChat can answer: a math tool call, a search of earlier tasks, or a message.
+Step = ToolStep | TaskRecall | MessageToUser
 
 
 @dataclass(frozen=True)
@@ -138,6 +142,28 @@ class BamlMathModel:
         messages: list[ChatMessage],
         abort: AbortController | None = None,
         on_progress: ProgressObserver | None = None,
+    ) -> Step:
+        """One repair round: a reply that does not parse goes back to the model with a request
+        to answer again (these two messages are not kept in the history); a second bad reply
+        is the user's one-sentence error."""
+        try:
+            return self._next_step(messages, abort, on_progress)
+        except MalformedReply as bad:
+            repair = [
+                *messages,
+                ChatMessage(
+                    role=wire.ASSISTANT,
+                    content=bad.raw[: wire.REPAIR_QUOTE_CHARS] or wire.EMPTY_REPLY,
+                ),
+                ChatMessage(role=wire.USER, content=wire.REPAIR_REQUEST),
+            ]
+            return self._next_step(repair, abort, on_progress)
+
+    def _next_step(
+        self,
+        messages: list[ChatMessage],
+        abort: AbortController | None,
+        on_progress: ProgressObserver | None,
     ) -> Step:
         options = {"abort_controller": abort} if abort is not None else {}
         if on_progress is None:

@@ -36,6 +36,11 @@ def integral(
     return tool_call("integral", expression=expression, lower=lower, upper=upper, variable=variable)
 
 
+def recall(query: str) -> str:
+    """A search of earlier tasks (`agent.core.recall`)."""
+    return tool_call("recall", query=query)
+
+
 def answer(text: str, status: str = "COMPLETED") -> str:
     """A message to the user: an answer (COMPLETED) or a question back (PROCESSING)."""
     return json.dumps({"tool": "message_to_user", "response": text, "task_status": status})

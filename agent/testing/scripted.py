@@ -59,12 +59,19 @@ class ScriptedRequest:
         return [
             (i, str(m.get("content", "")))
             for i, m in enumerate(self.messages)
-            if m.get("role") == wire.USER and not wire.is_tool_outcome(str(m.get("content", "")))
+            if m.get("role") == wire.USER
+            and not wire.is_tool_outcome(str(m.get("content", "")))
+            and m.get("content") != wire.REPAIR_REQUEST
         ]
 
     @property
+    def repairing(self) -> bool:
+        """Is this the repair round after a reply that did not parse?"""
+        return self.last == wire.REPAIR_REQUEST
+
+    @property
     def question(self) -> str | None:
-        """The latest user message that is not a tool's outcome."""
+        """The latest user message that is neither a tool's outcome nor a repair request."""
         users = self._user_texts()
         return users[-1][1] if users else None
 

@@ -11,7 +11,7 @@ import pytest
 import agent.bench as bench
 from agent.bench.responder import BenchResponder, parse_position, summarize_messages
 from agent.bench.runner import retention_of, run_scenario
-from agent.bench.scenarios import DEFAULT_SEED, SCENARIOS, long_scenario, reference_scenario
+from agent.bench.scenarios import DEFAULT_SEED, SCENARIOS, plain_scenario, reference_scenario
 from agent.context.math_facts import extract_facts
 from agent.context.registry import STRATEGIES
 
@@ -99,9 +99,9 @@ def test_reference_scenario_is_the_write_up() -> None:
 
 
 @pytest.mark.parametrize("count", [30, 100])
-def test_long_scenarios_are_deterministic_and_shaped_as_asked(count: int) -> None:
-    scenario = long_scenario(count)
-    assert scenario == long_scenario(count)
+def test_plain_scenarios_are_deterministic_and_shaped_as_asked(count: int) -> None:
+    scenario = plain_scenario(count)
+    assert scenario == plain_scenario(count)
     assert len(scenario.tasks) == count
     assert len(scenario.back_references) == count // 5
     assert any(len(t.turns) == 2 for t in scenario.tasks)  # clarification rounds
@@ -186,16 +186,18 @@ def test_retention_detects_a_missing_fact() -> None:
 
 
 @pytest.mark.slow
-def test_long_30_budget_meets_its_targets() -> None:
-    """Regression guard for the issue's targets on the 30-task session."""
-    scenario = long_scenario(30)
+def test_long_30_focus_meets_its_targets_and_the_default_keeps_everything() -> None:
+    """Regression guard for issue 10's targets on the 30-task phrased session."""
+    scenario = SCENARIOS["long-30"](DEFAULT_SEED)
     none = run_scenario(scenario, "none")
-    budget = run_scenario(scenario, "budget")
-    assert none.errors == [] and budget.errors == []
-    assert none.retention == budget.retention == 1.0
-    assert budget.input_tokens <= 0.35 * none.input_tokens
-    assert budget.peak_prompt_tokens < none.peak_prompt_tokens / 3
-    assert budget.overhead_median_ms < 5.0
+    focus = run_scenario(scenario, "focus")
+    ledger = run_scenario(scenario, "ledger")
+    for run in (none, focus, ledger):
+        assert run.errors == [] and run.compaction_refusals == 0, run.errors
+        assert run.retention == 1.0 and run.memory == 1.0, run.lost
+    assert focus.input_tokens <= 0.35 * none.input_tokens
+    assert ledger.input_tokens < 0.5 * none.input_tokens
+    assert focus.overhead_median_ms < 5.0
 
 
 def test_a_strategy_that_cannot_be_built_is_skipped(

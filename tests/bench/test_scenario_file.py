@@ -87,3 +87,29 @@ def test_a_bad_file_is_one_clear_sentence(tmp_path: Path, content: str, says: st
         load_scenarios(path)
     assert bench.main(["--scenario-file", str(path)]) == 2
     assert says in capsys.readouterr().err
+
+
+def test_a_json_session_with_text_needs_and_a_memory_probe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Needs written as the prompt shows them, judged by the independent checker; a task of
+    kind "memory" counts as a memory probe."""
+    session = {
+        "name": "outside-memory",
+        "needs_are_text": True,
+        "tasks": [
+            {"kind": "greeting", "turns": [{"text": "Hi, I'm Ines, I study geology.",
+                                            "replies": [answer("Hello Ines!")]}]},
+            SESSION["tasks"][0],
+            {"kind": "memory", "needs": ["Ines"], "refers_to": 0,
+             "turns": [{"text": "What's my name?", "replies": [answer("Ines.")]}]},
+        ],
+    }  # fmt: skip
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({"scenarios": [session]}))
+    (scenario,) = load_scenarios(path)
+    assert scenario.needs_are_text
+    assert bench.main(["--scenario-file", str(path), "--strategy", "ledger", "--json"]) == 0
+    run = json.loads(capsys.readouterr().out)["scenarios"]["outside-memory"]["ledger"]
+    assert run["memory"] == 1.0 and run["retention"] == 1.0
+    assert run["by_category"] == {"memory": {"kept": 1, "total": 1}}

@@ -1,11 +1,20 @@
-"""The `ledger` strategy and the reference reader behind its view."""
+"""The `ledger` and `focus` strategies and the reference reader behind their views."""
 
 from __future__ import annotations
+
+import itertools
 
 import pytest
 
 from agent.context.references import LedgerLine, by_position, referenced
-from agent.context.strategies.ledger import LedgerStrategy, LedgerView
+from agent.context.strategies.focus import FocusStrategy, FocusView
+from agent.context.strategies.ledger import (
+    LedgerStrategy,
+    LedgerView,
+    RecalledLines,
+    personal_sentences,
+)
+from agent.context.strategies.window import WindowStrategy
 from agent.context.tasks import unpaired_tool_messages
 from agent.messages import (
     AssistantMessage,
@@ -126,12 +135,12 @@ def ledger_working() -> list:
 
 
 def shown_numbers(view: list) -> tuple[int, ...]:
-    assert isinstance(view[0], LedgerView)
+    assert isinstance(view[0], FocusView)
     return view[0].numbers
 
 
-def test_view_shows_personal_recent_and_referenced_lines_only() -> None:
-    strategy = LedgerStrategy(block=4, recent=2)
+def test_focus_shows_personal_recent_and_referenced_lines_only() -> None:
+    strategy = FocusStrategy(block=4, recent=2)
     view = strategy.view(ledger_working(), UserMessage(text="what was question 5 again?"))
     numbers = shown_numbers(view)
     assert 3 in numbers  # the user's own statement (name, decimals)
@@ -141,10 +150,11 @@ def test_view_shows_personal_recent_and_referenced_lines_only() -> None:
     text = view[0].to_chat().content
     assert "#5 evaluate 2x + 1 at x = 7 -> 15" in text
     assert "request is #13" in text and f"{12 - len(numbers)} earlier task(s)" in text
+    assert "recall" in text  # the model is told where the rest is
 
 
 def test_a_request_leaning_on_the_previous_one_keeps_its_references() -> None:
-    strategy = LedgerStrategy(block=4, recent=2)
+    strategy = FocusStrategy(block=4, recent=2)
     working = ledger_working()
     strategy.view(working, UserMessage(text="What did the first problem give?"))
     follow = working + finished("What did the first problem give?", "x = -1, x = 5")
@@ -155,7 +165,7 @@ def test_a_request_leaning_on_the_previous_one_keeps_its_references() -> None:
 
 
 def test_the_open_task_and_unfolded_tasks_are_passed_through_untouched() -> None:
-    strategy = LedgerStrategy()
+    strategy = FocusStrategy()
     verbatim = finished("differentiate t^3", "3*t**2", tool="derivative")
     open_tail = [UserMessage(text="integrate it")]
     working = [*ledger_working(), *verbatim, *open_tail]
@@ -167,14 +177,14 @@ def test_the_open_task_and_unfolded_tasks_are_passed_through_untouched() -> None
 
 def test_without_finished_tasks_the_view_is_the_working_history() -> None:
     working = [UserMessage(text="solve x^2 = 4")]
-    assert LedgerStrategy().view(working, working[0]) == working
+    assert FocusStrategy().view(working, working[0]) == working
 
 
 def test_state_round_trips() -> None:
-    strategy = LedgerStrategy()
+    strategy = FocusStrategy()
     strategy.view(ledger_working(), UserMessage(text="question 5 please"))
     strategy.view(ledger_working(), UserMessage(text="and the next one?"))
-    restored = LedgerStrategy()
+    restored = FocusStrategy()
     restored.from_state(strategy.to_state())
     assert restored.to_state() == strategy.to_state()
 
@@ -190,3 +200,66 @@ def test_state_round_trips() -> None:
 )
 def test_an_ordinal_of_a_kind_counts_tasks_of_that_kind(text: str, expected: int) -> None:
     assert expected in referenced(text, LINES, CURRENT)
+
+
+# -- ledger: every line in view, archived a block at a time in very long sessions ---------------
+
+
+def ledger_text(view: list) -> str:
+    assert isinstance(view[0], LedgerView)
+    return view[0].to_chat().content
+
+
+def test_the_ledger_shows_every_line_numbered_in_order() -> None:
+    view = LedgerStrategy().view(ledger_working(), UserMessage(text="anything at all"))
+    lines = ledger_text(view).splitlines()[1:]
+    assert lines == [f"#{n} {q} -> {a}" for n, (q, a) in enumerate(TASKS, 1)]
+    assert len(view) == 1
+
+
+def test_the_ledger_only_grows_at_its_end_so_prompts_share_their_start() -> None:
+    strategy = LedgerStrategy()
+    texts = []
+    for count in range(1, len(TASKS) + 1):
+        exchanges = tuple(SummaryExchangeRecord(question=q, answer=a) for q, a in TASKS[:count])
+        working = [SummaryMessage(exchanges=exchanges, strategy="ledger")]
+        texts.append(ledger_text(strategy.view(working, UserMessage(text="next"))))
+    assert all(later.startswith(earlier) for earlier, later in itertools.pairwise(texts))
+
+
+def test_a_long_ledger_archives_whole_blocks_and_keeps_the_users_statements() -> None:
+    strategy = LedgerStrategy(archive_after=8, block=3)
+    assert [strategy.archived(n) for n in (8, 9, 11, 12, 14)] == [0, 3, 3, 6, 6]
+    view = strategy.view(ledger_working(), UserMessage(text="solve q^2 = 1"))
+    text = ledger_text(view)
+    assert "#1 to #6 are archived" in text and "recall" in text
+    assert "- My name is Dana and I always want decimals" in text  # from archived #3
+    assert "\n#1 " not in text and "#7 differentiate x*sin(x)" in text
+    assert len(view) == 1  # a new request refers to no archived line
+
+
+def test_archived_lines_a_request_refers_to_are_shown_after_the_ledger() -> None:
+    strategy = LedgerStrategy(archive_after=8, block=3)
+    view = strategy.view(ledger_working(), UserMessage(text="what was question 5 again?"))
+    assert isinstance(view[1], RecalledLines) and view[1].numbers == (5,)
+    assert "#5 evaluate 2x + 1 at x = 7 -> 15" in view[1].to_chat().content
+    assert not unpaired_tool_messages(view)
+
+
+def test_window_shows_what_it_folded_as_a_ledger() -> None:
+    view = WindowStrategy().view(ledger_working(), UserMessage(text="next"))
+    assert ledger_text(view).splitlines()[1] == "#1 solve x^2 - 4x - 5 = 0 -> x = -1, x = 5"
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Hi, I'm Dana and I'm revising for a physics exam; I'll send a few problems.", 2),
+        ("Please give every result as a decimal too.", 1),
+        ("Keep your answers short, one line each, please.", 1),
+        ("solve x^2 = 4", 0),
+        ("My third question: solve x^2 - 1 = 0.", 0),
+    ],
+)
+def test_personal_sentences_are_those_about_the_user_without_math(text: str, kept: int) -> None:
+    assert len(personal_sentences(text)) == kept

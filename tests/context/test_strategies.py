@@ -19,12 +19,13 @@ from agent.accounting.tokenizer import count_messages
 from agent.context.base import Compaction, CompactionInput
 from agent.context.common import (
     checked,
+    elide_repeats,
     fold_task,
     history_texts,
     required_facts,
     safety_problems,
 )
-from agent.context.math_facts import missing_facts
+from agent.context.math_facts import extract_facts, missing_facts
 from agent.context.registry import DEFAULT_STRATEGY, STRATEGIES, make_strategy
 from agent.context.strategies.budget import BudgetConfig, BudgetStrategy, recalled
 from agent.context.strategies.structural import StructuralStrategy
@@ -232,7 +233,9 @@ def test_structural_folds_finished_tasks_without_an_llm() -> None:
     assert isinstance(only, SummaryMessage) and only.strategy == "structural"
     assert only.exchanges == (
         SummaryExchangeRecord(
-            question="solve x^2 + 5*x + 6 = 0", answer="The roots are x = -3 and x = -2."
+            question="solve x^2 + 5*x + 6 = 0",
+            answer="The roots are x = -3 and x = -2.",
+            tools=("solve",),
         ),
     )
     assert model.summarized == [] and model.ledger.count("SummarizeContext") == 0
@@ -260,7 +263,8 @@ def test_structural_keeps_tool_values_a_vague_answer_left_out() -> None:
 def test_structural_keeps_the_values_of_a_clarification() -> None:
     exchange = fold_task(clarified_task())
     assert exchange.question == "integrate this / x^2 from 0 to 3"
-    assert exchange.answer == "The integral of x^2 from 0 to 3 is 9."
+    # The math the answer copies from the question is said once, on the question's side.
+    assert exchange.answer == "The integral of … is 9."
 
 
 def test_structural_accumulates_summaries_in_order_and_costs_less() -> None:
@@ -406,3 +410,22 @@ def test_structural_folds_a_blank_reply_instead_of_refusing_forever() -> None:
     decision = compact(StructuralStrategy(), task)
     assert decision.working is not None and not decision.failed
     assert decision.working[0].exchanges[0].answer == "(empty)"
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "line"),
+    [
+        ("solve x^2 - x - 12 = 0", "The roots of x^2 - x - 12 = 0 are x = -3 and x = 4.",
+         "The roots of … are x = -3 and x = 4."),
+        ("evaluate 4*x^2 - 8*x - 9 at x = -5", "4*x^2 - 8*x - 9 at x = -5 is 131.", "… is 131."),
+        # Never a piece of a longer expression or number: "2 + 6*x +" in "-3*x**2 + 6*x + 6".
+        ("differentiate -x^3 + 3*x^2 + 6*x + 1",
+         "The derivative of -x^3 + 3*x^2 + 6*x + 1 is -3*x**2 + 6*x + 6.",
+         "The derivative of … is -3*x**2 + 6*x + 6."),
+        ("evaluate x^2 - 12 at 1", "x^2 - 123 at 1 is -122", "x^2 - 123 at 1 is -122"),
+        ("hello there, I'm Dana", "Hello Dana!", "Hello Dana!"),
+    ],
+)  # fmt: skip
+def test_a_line_says_the_questions_math_once(question: str, answer: str, line: str) -> None:
+    assert elide_repeats(question, answer) == line
+    assert extract_facts(answer) <= extract_facts(f"{question} {line}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from agent import wire
 from agent.context.tasks import unpaired_tool_messages
 from agent.messages import SummaryMessage
 from agent.testing.replies import answer, summary, tool_call
@@ -101,10 +102,34 @@ def test_back_reference_after_compaction() -> None:
     assert isinstance(working[0], SummaryMessage) and len(working[0].exchanges) == 3
 
 
-def test_malformed_reply_leaves_the_conversation_intact() -> None:
+def test_a_malformed_reply_goes_back_to_the_model_once() -> None:
+    queue = ScriptedModel(
+        [
+            "message_to_user, the roots are coming",
+            tool_call("solve", equation="2x = 10"),
+            answer("x = 5"),
+        ]
+    )
+    with scripted_agent(queue) as (agent, server):
+        repaired = agent.run_turn("solve 2x = 10")
+        assert repaired.ok and repaired.reply.text == "x = 5", repaired.error
+        # The repair request quoted the bad reply; neither is kept in the history.
+        (_, repair, *_) = [r["messages"] for r in server.requests]
+        assert repair[-2] == {
+            "role": "assistant",
+            "content": "message_to_user, the roots are coming",
+        }
+        assert repair[-1]["content"] == wire.REPAIR_REQUEST
+        assert all("coming" not in m.to_chat().content for m in agent.session.transcript.entries
+                   if hasattr(m, "to_chat"))  # fmt: skip
+        assert repaired.llm_calls == 3
+
+
+def test_malformed_twice_leaves_the_conversation_intact() -> None:
     queue = ScriptedModel(
         [
             "I think the answer is probably five.",
+            "Still five, I think.",
             tool_call("solve", equation="2x = 10"),
             answer("x = 5"),
         ]

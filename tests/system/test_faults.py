@@ -69,7 +69,9 @@ def stateless_model(
     }
 
     def chat(request: ScriptedRequest) -> str:
-        if after_solve is not None and request.last.startswith("Tool result (solve)"):
+        if after_solve is not None and (
+            request.last.startswith("Tool result (solve)") or request.repairing
+        ):
             return after_solve
         if wire.is_tool_outcome(request.last):
             if endless:
@@ -77,7 +79,9 @@ def stateless_model(
             if request.question == CHAIN and request.last.startswith("Tool result (solve)"):
                 return tool_call("derivative", expression="x^2 - 4")
             return answer("Result: " + request.tool_text)
-        return canned.get(request.last, answer("pong"))
+        # Stateless: asked again after a reply that did not parse, the same reply.
+        asked = request.question if request.repairing else request.last
+        return canned.get(asked or "", answer("pong"))
 
     return ScriptedModel(chat=chat)
 
@@ -346,7 +350,7 @@ def test_unreachable_endpoint_is_one_sentence() -> None:
         assert result.error.startswith("Could not reach the model endpoint")
 
 
-# -- bad replies: a retry cannot help, the turn fails at once -------------------------------
+# -- bad replies: one repair round (the model sees its reply), then one sentence ------------
 
 
 @pytest.mark.parametrize(
@@ -370,12 +374,14 @@ def test_unreachable_endpoint_is_one_sentence() -> None:
         ),
     ],
 )
-def test_bad_reply_is_one_sentence_without_retry(kind: str, content: str, expected: str) -> None:
+def test_bad_reply_gets_one_repair_round_then_one_sentence(
+    kind: str, content: str, expected: str
+) -> None:
     with rig(kind, [], stateless_model({"do it": content})) as r:
         before, entries, _ = primed(r)
         bad_reply(kind)
         result, _, sent = timed_turn(r, "do it")
-        assert sent == 1  # a parse failure is not retried
+        assert sent == 2  # the bad reply went back to the model once, not to the user
         assert_rolled_back(r, result, before, entries)
         assert expected in result.error
         assert_next_turn_works(r, "do it")

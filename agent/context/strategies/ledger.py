@@ -1,21 +1,26 @@
-"""`ledger`: every finished task is a numbered line; each call sees the lines it needs.
+"""`ledger` (the default): every finished task is one numbered line, and the model sees them.
 
 Compaction is `structural`'s (no LLM call, the shared safety check): a finished task becomes
-one line, request and final answer plus any tool value the answer did not quote, and the
-working context keeps every line in order, so line N is the user's N-th task.
+one line, the user's request(s) and the final answer as written, plus any tool value the
+answer did not quote; line N is the user's N-th task.
 
-The view is what makes it cheap on long sessions: the model is shown
-1. the user's own statements (a name, a subject, "always give decimals": lines with no math
-   and a first-person cue), always;
-2. the recent lines, in blocks of `block` tasks that only grow at their end until the next
-   block starts, so consecutive prompts share their prefix (cheap to re-read, see the notes on
-   prompt caching);
-3. the lines the request refers to (`agent.context.references`: numbers, ordinals, positions,
-   results, kinds in other words) and, for a request that leans on the previous one ("and its
-   value at that time?"), the lines that one referred to.
-A last line says how many tasks are not listed and which number the current request has, so
-a model can resolve "question 5" itself (last, so the start of the prompt stays the same). Lines not shown are still in the working context and in
-the transcript; nothing is lost, only not re-sent.
+The view is the numbered ledger, every line in order, so any way a person points back
+("question 5", "the second problem I sent", "two tasks back", "the gradient function", "the
+one with roots 5 and -1", "the very first result") resolves by reading it: no rule has to
+guess what was meant. Only a very long session archives its oldest lines, a block at a time,
+to keep the prompt flat:
+- an archived line leaves the prompt, and a header line says which numbers are archived and
+  that `recall` searches them (`agent.core.recall`, over the full transcript);
+- the user's own statements in archived lines (a name, a subject, "always give decimals":
+  sentences with a first-person cue and no math) stay, as notes;
+- archived lines a request refers to (`agent.context.references`: numbers, ordinals,
+  positions, results, kinds in other words, and a request leaning on the previous one) are
+  shown after the ledger.
+
+Prompt cache: between archive steps the ledger only grows at its end, so consecutive prompts
+share everything up to the newest line (llama.cpp re-reads only what follows; providers bill
+the repeated prefix at 10-50%). Archived or not, nothing leaves the working context or the
+transcript.
 """
 
 from __future__ import annotations
@@ -31,41 +36,67 @@ from agent.context.strategies.structural import compact_structurally
 from agent.context.tasks import split_history
 from agent.messages import Message, SummaryMessage, UserMessage
 
+# A statement about the user or their wishes: a first-person cue, a standing instruction.
 FIRST_PERSON = re.compile(
-    r"\b(i|i'm|im|i've|i'd|my|me|mine|call\s+me|always|never|prefer|please\s+use|from\s+now)\b",
+    r"\b(i|i'm|im|i've|i'd|i'll|my|me|mine|call\s+me|always|never|prefer|please|"
+    r"from\s+now|your\s+answers?|answer\s+format)\b",
     re.IGNORECASE,
 )
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+
+
+def personal_sentences(text: str) -> list[str]:
+    """The sentences of a request that speak about the user and hold no math."""
+    return [
+        s.strip()
+        for s in _SENTENCE_END.split(text)
+        if FIRST_PERSON.search(s) and not extract_facts(s)
+    ]
 
 
 class LedgerView(SummaryMessage):
-    """The lines one call is shown; only ever in a view, never in the working history."""
+    """The ledger one call is shown (only ever in a view, never in the working history):
+    the lines from `first` on, after a note on the archived ones."""
 
-    numbers: tuple[int, ...]
-    current: int
+    first: int
+    notes: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:  # type: ignore[override]
-        hidden = max(self.current - 1 - len(self.numbers), 0)
+        head = [wire.LEDGER_HEADER]
+        if self.first > 1:
+            head.append(wire.LEDGER_ARCHIVED.format(last=self.first - 1))
+            head += [wire.LEDGER_NOTE_PREFIX + note for note in self.notes]
+        lines = [
+            wire.ledger_line(n, e.question, e.answer)
+            for n, e in enumerate(self.exchanges, self.first)
+        ]
+        return "\n".join([*head, *lines])
+
+
+class RecalledLines(SummaryMessage):
+    """Archived lines the request refers to, shown after the ledger."""
+
+    numbers: tuple[int, ...]
+
+    @property
+    def text(self) -> str:  # type: ignore[override]
         lines = [
             wire.ledger_line(n, e.question, e.answer)
             for n, e in zip(self.numbers, self.exchanges, strict=True)
         ]
-        footer = wire.LEDGER_FOOTER.format(current=self.current, hidden=hidden)
-        return "\n".join([wire.LEDGER_HEADER, *lines, footer])
-
-
-def is_personal(line: LedgerLine) -> bool:
-    """A statement about the user (no math, a first-person cue): kept in view for good."""
-    return bool(FIRST_PERSON.search(line.question)) and not extract_facts(line.question)
+        return "\n".join([wire.LEDGER_RECALLED, *lines])
 
 
 class LedgerStrategy(ContextStrategy):
     name = "ledger"
 
-    def __init__(self, block: int = 4, recent: int = 2, personal: int = 8) -> None:
+    def __init__(self, archive_after: int = 40, block: int = 16, notes: int = 12) -> None:
+        if not 0 < block <= archive_after:
+            raise ValueError("block must be positive and at most archive_after")
+        self.archive_after = archive_after
         self.block = block
-        self.recent = recent
-        self.personal = personal
+        self.notes = notes
         self._focus_text: str | None = None
         self._focus: tuple[int, ...] = ()
         self._previous_focus: tuple[int, ...] = ()
@@ -73,40 +104,36 @@ class LedgerStrategy(ContextStrategy):
     def compact(self, request: CompactionInput) -> Compaction:
         return compact_structurally(request.working, request.trigger, self.name)
 
+    def archived(self, count: int) -> int:
+        """How many of `count` lines are archived: whole blocks, once past `archive_after`."""
+        over = count - self.archive_after
+        return 0 if over <= 0 else -(-over // self.block) * self.block
+
     def view(self, working: list[Message], incoming: UserMessage | None) -> list[Message]:
         split = split_history(working)
         exchanges = [e for s in split.summaries for e in s.exchanges]
         if not exchanges:
             return working
-        lines = [LedgerLine(i, e.question, e.answer) for i, e in enumerate(exchanges, 1)]
-        current = len(lines) + len(split.finished) + 1
-        shown = self._visible(lines, current, split.open_tail, incoming)
-        view = LedgerView(
-            exchanges=tuple(exchanges[n - 1] for n in shown),
-            numbers=tuple(shown),
-            current=current,
-            strategy=self.name,
-        )
+        archived = self.archived(len(exchanges))
+        notes = [s for e in exchanges[:archived] for s in personal_sentences(e.question)]
+        view: list[Message] = [
+            LedgerView(
+                exchanges=tuple(exchanges[archived:]),
+                first=archived + 1,
+                notes=tuple(notes[-self.notes :]) if self.notes else (),
+                strategy=self.name,
+            )
+        ]
+        if archived:
+            lines = [LedgerLine.of(i, e) for i, e in enumerate(exchanges, 1)]
+            current = len(lines) + len(split.finished) + 1
+            wanted = self._referenced(lines, current, split.open_tail, incoming)
+            recalled = tuple(n for n in wanted if n <= archived)
+            if recalled:
+                picked = tuple(exchanges[n - 1] for n in recalled)
+                view.append(RecalledLines(exchanges=picked, numbers=recalled, strategy=self.name))
         rest = [m for task in split.finished for m in task]
-        return [view, *rest, *split.open_tail]
-
-    def _visible(
-        self,
-        lines: list[LedgerLine],
-        current: int,
-        open_tail: list[Message],
-        incoming: UserMessage | None,
-    ) -> list[int]:
-        count = len(lines)
-        start = max(0, (count - self.recent) // self.block * self.block) + 1
-        recent = list(range(start, count + 1))
-        personal = [line.number for line in lines if is_personal(line)][-self.personal :]
-        focus = self._referenced(lines, current, open_tail, incoming)
-        ordered: list[int] = []
-        for number in (*personal, *recent, *sorted(focus)):
-            if 1 <= number <= count and number not in ordered:
-                ordered.append(number)
-        return ordered
+        return [*view, *rest, *split.open_tail]
 
     def _referenced(
         self,

@@ -1,4 +1,4 @@
-"""`window`: fold finished tasks into lines only when the prompt would pass a size.
+"""`window` (the embedded model's default): fold finished tasks only when the prompt is large.
 
 Between folds the working history only grows at its end, exactly as with `none`, so a prompt
 cache (llama.cpp's, or a hosted provider's) serves all of it and the model reads only what is
@@ -7,28 +7,31 @@ every finished task is folded at once, as `structural` does: one re-read, then t
 appends again from a smaller start. Compaction that rewrites the middle of the prompt after
 every task makes the model re-read the tail each time; this one pays that price rarely.
 
-Retention is `structural`'s: every result stays visible, verbatim or as a line, and every
-fold passes the shared safety check. The default size leaves most of the embedded model's
-context free, so a long session stays inside the window.
+What is folded is shown as `ledger` shows it (it is a ledger with another moment to fold):
+numbered lines, every result exact, the oldest archived a block at a time in a very long
+session so the prompt stays inside the embedded model's context; every fold passes the
+shared safety check.
 """
 
 from __future__ import annotations
 
 from agent.accounting.prompt_meter import meter
-from agent.context.base import Compaction, CompactionInput, ContextStrategy
+from agent.context.base import Compaction, CompactionInput
 from agent.context.common import unfinished_reason
+from agent.context.strategies.ledger import LedgerStrategy
 from agent.context.strategies.structural import compact_structurally
 from agent.context.tasks import split_history
 
 DEFAULT_FOLD_AT_TOKENS = 4096
 
 
-class WindowStrategy(ContextStrategy):
+class WindowStrategy(LedgerStrategy):
     name = "window"
 
     def __init__(self, fold_at_tokens: int = DEFAULT_FOLD_AT_TOKENS) -> None:
         if fold_at_tokens <= 0:
             raise ValueError("fold_at_tokens must be positive")
+        super().__init__()
         self.fold_at_tokens = fold_at_tokens
 
     def compact(self, request: CompactionInput) -> Compaction:
