@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-DEFAULT_STRATEGIES = ("none", "structural", "ledger")
+DEFAULT_STRATEGIES = ("none", "window", "ledger", "focus")
 
 # A homework-like session: each polynomial is new, and most turns after the first lean on
 # an earlier result, as people chat.

@@ -22,9 +22,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from agent.context.math_facts import extract_facts, is_distinctive
-from agent.messages import SummaryExchangeRecord
+from agent.messages import Message, SummaryExchangeRecord, UserMessage
 
 
 @dataclass(frozen=True)
@@ -434,3 +435,45 @@ _PAST = re.compile(
 
 def _mentions_past(text: str) -> bool:
     return bool(_PAST.search(text))
+
+
+class RequestFocus:
+    """The tasks the open task's requests refer to, remembered from one call to the next, so a
+    request that leans on the previous one ("and its value at that time?") inherits that
+    one's references. Shared by the strategies that show lines by reference."""
+
+    def __init__(self) -> None:
+        self._text: str | None = None
+        self._focus: tuple[int, ...] = ()
+        self._previous: tuple[int, ...] = ()
+
+    def of(
+        self,
+        lines: Sequence[LedgerLine],
+        current: int,
+        open_tail: Sequence[Message],
+        incoming: UserMessage | None,
+    ) -> tuple[int, ...]:
+        """Task numbers the open task's requests (and `incoming`) refer to."""
+        texts = [m.text for m in open_tail if isinstance(m, UserMessage)]
+        if incoming is not None and (not texts or texts[-1] != incoming.text):
+            texts.append(incoming.text)
+        key = "\n".join(texts)
+        if key == self._text:
+            return self._focus
+        if self._text is not None and not key.startswith(self._text):
+            self._previous = self._focus  # a new task: the last one's references
+        found: set[int] = set()
+        for text in texts:
+            found |= referenced(text, lines, current)
+        if texts and refers_back(texts[0]):
+            found |= set(self._previous)
+        self._text, self._focus = key, tuple(sorted(found))
+        return self._focus
+
+    def to_state(self) -> dict[str, Any]:
+        return {"previous_focus": list(self._previous), "focus": list(self._focus)}
+
+    def from_state(self, state: dict[str, Any]) -> None:
+        self._previous = tuple(state.get("previous_focus", ()))
+        self._focus = tuple(state.get("focus", ()))

@@ -29,7 +29,7 @@ from typing import Any
 from agent import wire
 from agent.context.base import Compaction, CompactionInput, ContextStrategy
 from agent.context.math_facts import extract_facts
-from agent.context.references import LedgerLine, referenced, refers_back
+from agent.context.references import LedgerLine, RequestFocus
 from agent.context.strategies.ledger import personal_sentences
 from agent.context.strategies.structural import compact_structurally
 from agent.context.tasks import split_history
@@ -69,9 +69,7 @@ class FocusStrategy(ContextStrategy):
         self.block = block
         self.recent = recent
         self.personal = personal
-        self._focus_text: str | None = None
-        self._focus: tuple[int, ...] = ()
-        self._previous_focus: tuple[int, ...] = ()
+        self._focus = RequestFocus()
 
     def compact(self, request: CompactionInput) -> Compaction:
         return compact_structurally(request.working, request.trigger, self.name)
@@ -106,41 +104,15 @@ class FocusStrategy(ContextStrategy):
         about_user = [line.number for line in lines if is_personal(line)]
         # The first (an introduction, as a rule) and the latest few.
         personal = about_user[:1] + about_user[1:][-self.personal :]
-        focus = self._referenced(lines, current, open_tail, incoming)
+        focus = self._focus.of(lines, current, open_tail, incoming)
         ordered: list[int] = []
         for number in (*personal, *recent, *sorted(focus)):
             if 1 <= number <= count and number not in ordered:
                 ordered.append(number)
         return ordered
 
-    def _referenced(
-        self,
-        lines: list[LedgerLine],
-        current: int,
-        open_tail: list[Message],
-        incoming: UserMessage | None,
-    ) -> tuple[int, ...]:
-        """What the open task's requests refer to; a request that leans on the one before
-        ("its value at that time") inherits that one's references."""
-        texts = [m.text for m in open_tail if isinstance(m, UserMessage)]
-        if incoming is not None and (not texts or texts[-1] != incoming.text):
-            texts.append(incoming.text)
-        key = "\n".join(texts)
-        if key == self._focus_text:
-            return self._focus
-        if self._focus_text is not None and not key.startswith(self._focus_text):
-            self._previous_focus = self._focus  # a new task: the last one's references
-        found: set[int] = set()
-        for text in texts:
-            found |= referenced(text, lines, current)
-        if texts and refers_back(texts[0]):
-            found |= set(self._previous_focus)
-        self._focus_text, self._focus = key, tuple(sorted(found))
-        return self._focus
-
     def to_state(self) -> dict[str, Any]:
-        return {"previous_focus": list(self._previous_focus), "focus": list(self._focus)}
+        return self._focus.to_state()
 
     def from_state(self, state: dict[str, Any]) -> None:
-        self._previous_focus = tuple(state.get("previous_focus", ()))
-        self._focus = tuple(state.get("focus", ()))
+        self._focus.from_state(state)

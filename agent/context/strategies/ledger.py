@@ -31,7 +31,7 @@ from typing import Any
 from agent import wire
 from agent.context.base import Compaction, CompactionInput, ContextStrategy
 from agent.context.math_facts import extract_facts
-from agent.context.references import LedgerLine, referenced, refers_back
+from agent.context.references import LedgerLine, RequestFocus
 from agent.context.strategies.structural import compact_structurally
 from agent.context.tasks import split_history
 from agent.messages import Message, SummaryMessage, UserMessage
@@ -97,9 +97,7 @@ class LedgerStrategy(ContextStrategy):
         self.archive_after = archive_after
         self.block = block
         self.notes = notes
-        self._focus_text: str | None = None
-        self._focus: tuple[int, ...] = ()
-        self._previous_focus: tuple[int, ...] = ()
+        self._focus = RequestFocus()
 
     def compact(self, request: CompactionInput) -> Compaction:
         return compact_structurally(request.working, request.trigger, self.name)
@@ -127,7 +125,7 @@ class LedgerStrategy(ContextStrategy):
         if archived:
             lines = [LedgerLine.of(i, e) for i, e in enumerate(exchanges, 1)]
             current = len(lines) + len(split.finished) + 1
-            wanted = self._referenced(lines, current, split.open_tail, incoming)
+            wanted = self._focus.of(lines, current, split.open_tail, incoming)
             recalled = tuple(n for n in wanted if n <= archived)
             if recalled:
                 picked = tuple(exchanges[n - 1] for n in recalled)
@@ -135,34 +133,8 @@ class LedgerStrategy(ContextStrategy):
         rest = [m for task in split.finished for m in task]
         return [*view, *rest, *split.open_tail]
 
-    def _referenced(
-        self,
-        lines: list[LedgerLine],
-        current: int,
-        open_tail: list[Message],
-        incoming: UserMessage | None,
-    ) -> tuple[int, ...]:
-        """What the open task's requests refer to; a request that leans on the one before
-        ("its value at that time") inherits that one's references."""
-        texts = [m.text for m in open_tail if isinstance(m, UserMessage)]
-        if incoming is not None and (not texts or texts[-1] != incoming.text):
-            texts.append(incoming.text)
-        key = "\n".join(texts)
-        if key == self._focus_text:
-            return self._focus
-        if self._focus_text is not None and not key.startswith(self._focus_text):
-            self._previous_focus = self._focus  # a new task: the last one's references
-        found: set[int] = set()
-        for text in texts:
-            found |= referenced(text, lines, current)
-        if texts and refers_back(texts[0]):
-            found |= set(self._previous_focus)
-        self._focus_text, self._focus = key, tuple(sorted(found))
-        return self._focus
-
     def to_state(self) -> dict[str, Any]:
-        return {"previous_focus": list(self._previous_focus), "focus": list(self._focus)}
+        return self._focus.to_state()
 
     def from_state(self, state: dict[str, Any]) -> None:
-        self._previous_focus = tuple(state.get("previous_focus", ()))
-        self._focus = tuple(state.get("focus", ()))
+        self._focus.from_state(state)
