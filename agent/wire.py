@@ -78,7 +78,8 @@ def function_of(messages: Sequence[Mapping[str, Any]]) -> LlmFunction:
 # `#N question -> answer` line per task, growing at its end so consecutive prompts share
 # their start; archived lines a request refers to come after the ledger.
 LEDGER_HEADER = "Finished tasks, numbered in the order asked:"
-LEDGER_ARCHIVED = "(#1 to #{last} are archived: recall searches them. What the user said there:)"
+LEDGER_ARCHIVED = "(#1 to #{last} are archived: recall searches them.)"
+LEDGER_NOTES = "What the user said in them:"
 LEDGER_NOTE_PREFIX = "- "
 LEDGER_RECALLED = "Archived tasks this request refers to:"
 # Strategy `focus` shows only some lines; what changes every turn comes last.

@@ -263,3 +263,13 @@ def test_window_shows_what_it_folded_as_a_ledger() -> None:
 )
 def test_personal_sentences_are_those_about_the_user_without_math(text: str, kept: int) -> None:
     assert len(personal_sentences(text)) == kept
+
+
+def test_the_notes_of_a_long_archive_keep_the_earliest_and_the_latest_statements() -> None:
+    said = [f"I have a friend called {a}{b}." for a in "BDK" for b in "aeiouyln"]
+    exchanges = tuple(SummaryExchangeRecord(question=q, answer="Noted.") for q in said)
+    strategy = LedgerStrategy(archive_after=8, block=4, notes=6)
+    view = strategy.view([SummaryMessage(exchanges=exchanges, strategy="ledger")], None)
+    notes = view[0].notes
+    # 24 tasks past 8, in blocks of 4: #1-#16 archived (0-based 0..15)
+    assert len(notes) == 6 and notes[:2] == tuple(said[:2]) and notes[-1] == said[15]

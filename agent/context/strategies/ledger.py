@@ -66,7 +66,9 @@ class LedgerView(SummaryMessage):
         head = [wire.LEDGER_HEADER]
         if self.first > 1:
             head.append(wire.LEDGER_ARCHIVED.format(last=self.first - 1))
-            head += [wire.LEDGER_NOTE_PREFIX + note for note in self.notes]
+            if self.notes:
+                head.append(wire.LEDGER_NOTES)
+                head += [wire.LEDGER_NOTE_PREFIX + note for note in self.notes]
         lines = [
             wire.ledger_line(n, e.question, e.answer)
             for n, e in enumerate(self.exchanges, self.first)
@@ -113,12 +115,15 @@ class LedgerStrategy(ContextStrategy):
         if not exchanges:
             return working
         archived = self.archived(len(exchanges))
-        notes = [s for e in exchanges[:archived] for s in personal_sentences(e.question)]
+        said = [s for e in exchanges[:archived] for s in personal_sentences(e.question)]
+        # The earliest (an introduction, as a rule) and the latest statements.
+        early = self.notes // 3
+        notes = said if len(said) <= self.notes else said[:early] + said[early - self.notes :]
         view: list[Message] = [
             LedgerView(
                 exchanges=tuple(exchanges[archived:]),
                 first=archived + 1,
-                notes=tuple(notes[-self.notes :]) if self.notes else (),
+                notes=tuple(notes),
                 strategy=self.name,
             )
         ]
