@@ -22,7 +22,11 @@ from agent.context.strategies.ledger import LedgerStrategy
 from agent.context.strategies.structural import compact_structurally
 from agent.context.tasks import split_history
 
-DEFAULT_FOLD_AT_TOKENS = 4096
+# In o200k tokens (the meter's). The embedded model's own tokenizer counts math about twice
+# as many (it splits every digit): measured, a prompt the meter put at 4,096 was 8,421 tokens
+# for llama.cpp, past its 8,192 context. 3,072 folds at about 6,300 of them, leaving room for
+# the open task and the reply.
+DEFAULT_FOLD_AT_TOKENS = 3072
 
 
 class WindowStrategy(LedgerStrategy):
