@@ -203,16 +203,26 @@ def distance_label(scenario: Scenario, task: Task) -> str:
     return f"{distance} back" if distance < 3 else "3+ back"
 
 
+def lost_questions(scenario: Scenario, lost: list[str]) -> set[str]:
+    """The back-referring questions that `lost` (entries `'question': why`) names; read by
+    prefix, since a question can hold a colon itself."""
+    return {
+        task.question
+        for task in scenario.back_references
+        if any(entry.startswith(f"{task.question!r}:") for entry in lost)
+    }
+
+
 def kept_by_distance(scenario: Scenario, lost: list[str]) -> dict[str, list[int]]:
     """{category: [kept, total]} over the scenario's back-references: the wording category
     for phrased scenarios, else how far back the reference points."""
-    lost_questions = {entry.split(":", 1)[0] for entry in lost}
+    missing = lost_questions(scenario, lost)
     table: dict[str, list[int]] = {}
     for task in scenario.back_references:
         label = task.kind if scenario.needs_are_text else distance_label(scenario, task)
         row = table.setdefault(label, [0, 0])
         row[1] += 1
-        row[0] += repr(task.question) not in lost_questions
+        row[0] += task.question not in missing
     return table
 
 
@@ -341,9 +351,9 @@ def _account(result: RunResult, agent: Agent, scenario: Scenario, requests: list
     result.lost = lost
     probes = [task for task in scenario.back_references if task.kind == "memory"]
     if probes:
-        lost_questions = {entry.split(":", 1)[0] for entry in lost}
+        missing = lost_questions(scenario, lost)
         result.memory_probes = len(probes)
-        result.memory_missing = [t.question for t in probes if repr(t.question) in lost_questions]
+        result.memory_missing = [t.question for t in probes if t.question in missing]
     for entry in agent.session.transcript.entries:
         if isinstance(entry, CompactionRecord):
             if entry.applied:

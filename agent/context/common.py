@@ -133,13 +133,14 @@ def fold_task(task: list[Message]) -> SummaryExchangeRecord:
     answer = final_answer(task)
     answer_text = answer.text.strip() if answer is not None else ""
     stated = extract_facts(answer_text)
-    extras = [f"{m.tool}: {m.text}" for m, facts in _computed(task) if facts - stated]
+    computed = _computed(task)
+    extras = [f"{m.tool}: {m.text}" for m, facts in computed if facts - stated]
     if extras:
         answer_text = f"{answer_text} [{'; '.join(extras)}]" if answer_text else "; ".join(extras)
     question = task_question(task)
     answer_text = elide_repeats(question, answer_text)
     # A blank reply still gets a line (else the safety check would refuse every compaction).
-    tools = tuple(dict.fromkeys(m.tool for m, _ in _computed(task)))
+    tools = tuple(dict.fromkeys(m.tool for m, _ in computed))
     return SummaryExchangeRecord(
         question=question or EMPTY_TEXT, answer=answer_text or EMPTY_TEXT, tools=tools
     )

@@ -10,8 +10,16 @@ import pytest
 
 import agent.bench as bench
 from agent.bench.responder import BenchResponder, parse_position, summarize_messages
-from agent.bench.runner import retention_of, run_scenario
-from agent.bench.scenarios import DEFAULT_SEED, SCENARIOS, plain_scenario, reference_scenario
+from agent.bench.runner import kept_by_distance, lost_questions, retention_of, run_scenario
+from agent.bench.scenarios import (
+    DEFAULT_SEED,
+    SCENARIOS,
+    Scenario,
+    Task,
+    Turn,
+    plain_scenario,
+    reference_scenario,
+)
 from agent.context.math_facts import extract_facts
 from agent.context.registry import STRATEGIES
 
@@ -213,3 +221,18 @@ def test_a_strategy_that_cannot_be_built_is_skipped(
     assert "broken" not in report["scenarios"]["ref-3q"]
     assert "embeddings" in report["skipped_strategies"]["broken"]
     assert "skipping strategy broken" in captured.err
+
+
+def test_a_lost_reference_whose_question_has_a_colon_counts_as_lost() -> None:
+    """Questions like "back to the glider problem: its speed at x = 6?" hold a colon."""
+    asked = "back to the glider problem: its speed at x = 6?"
+    scenario = Scenario(
+        "colon",
+        (
+            Task("solve", (Turn("solve x^2 - 4 = 0", ("a",)),), facts=("2",)),
+            Task("memory", (Turn(asked, ("b",)),), needs=("2",), refers_to=0),
+        ),
+    )
+    lost = [f"{asked!r}: missing 2"]
+    assert kept_by_distance(scenario, lost) == {"1 back": [0, 1]}
+    assert lost_questions(scenario, lost) == {asked}
