@@ -32,6 +32,23 @@ REPAIR_REQUEST = (
     "That reply was not one JSON object of the schema. Answer again with exactly one JSON "
     'object: a tool call, or {"tool": "message_to_user", "response": ..., "task_status": ...}.'
 )
+# When the model repeats a tool call it already made in this turn, the call is not run again;
+# the model is asked for its answer instead (and, where decoding is constrained, can only
+# write a message_to_user). Not kept in the history.
+ANSWER_NOW = (
+    "That tool call was already made above; its result is there. Answer the user now with a "
+    "message_to_user that quotes the results."
+)
+
+
+def unverified_request(numbers: list[str]) -> str:
+    """Sent once, after an answer that states numbers no tool computed (not kept in history)."""
+    return (
+        f"No tool computed {', '.join(numbers[:6])}. Call the tool that computes the answer "
+        "(for example evaluate), then answer with its exact results."
+    )
+
+
 # At most this much of the bad reply goes back to the model; an empty one is shown as this.
 REPAIR_QUOTE_CHARS = 1500
 EMPTY_REPLY = "(an empty reply)"

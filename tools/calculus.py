@@ -8,7 +8,8 @@ valid only under a condition (``∫_0^oo e^(-a x) dx = 1/a`` when ``a > 0``) sta
 Variables are complex by default (as SymPy's are); when that leaves ``|x|`` or ``sign(x)``
 underived or unintegrated, the tool retries with the variable declared real and says
 "(for real x)". The integral tool also accepts ``∫ x^2 dx`` and ``x^2 dx``: the trailing
-differential names the variable instead of reading as ``d*x``.
+differential names the variable instead of reading as ``d*x``. A definition (``g(t) = ...``,
+"Let g(t) = ... .") is read by ``tools.function_notation`` and its variable is the default one.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import sympy as sp
 from tools import limits
 from tools.errors import ToolError
 from tools.formatting import decimal, exact, with_decimal
+from tools.function_notation import read_expression
 from tools.inputs import choose_variable, read_function, read_variable, to_value
 from tools.result import ToolResult
 from tools.vocabulary import GREEK_LETTERS, GREEK_NAMES
@@ -76,7 +78,11 @@ def derivative(expression: str, variable: str | None = None, order: object = 1) 
     """d^n/dvar^n of ``expression``."""
     name = read_variable(variable)
     n = _order(order)
-    expr, _ = read_function(expression, "derivative", name)
+    notation = read_expression(expression, name, "derivative")
+    if notation is not None:
+        expr, name = notation
+    else:
+        expr, _ = read_function(expression, "derivative", name)
     var = choose_variable(expr.free_symbols, name, "differentiate with respect to") or sp.Symbol(
         "x"
     )
@@ -108,7 +114,11 @@ def integral(
         raise ToolError(
             "Give both bounds for a definite integral, or neither for an antiderivative."
         )
-    expr, _ = read_function(expression, "integral", name)
+    notation = read_expression(expression, name, "integral")
+    if notation is not None:
+        expr, name = notation
+    else:
+        expr, _ = read_function(expression, "integral", name)
     var = choose_variable(expr.free_symbols, name, "integrate with respect to") or sp.Symbol("x")
     if lower is None:
         return _indefinite(expr, var)

@@ -1,4 +1,4 @@
-"""`math-agent` command line: chat, ask, doctor, bench.
+"""`math-agent` command line: chat, ask, doctor, eval, bench.
 
 BAML's log level is set before baml_client is first imported: at INFO it prints every
 prompt, and even WARN prints the whole prompt of a failed call, which would bury the one
@@ -75,6 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="which provider answers, its model, context size and one-call latency",
         add_help=False,
     )
+    commands.add_parser(
+        "eval",
+        help="question sets through the real agent on the configured model, judged by SymPy "
+        "('eval [--set S] [--subset ci] [--json]'; --help after it)",
+        add_help=False,
+    )
     # `bench` passes everything after it to the benchmark's own parser (see run_bench).
     commands.add_parser(
         "bench",
@@ -107,6 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["bench"]:
         return run_bench(argv[1:])
+    if argv[:1] == ["eval"]:
+        from agent.app import evaluate
+
+        return evaluate.main(argv[1:])
     if argv[:1] == ["doctor"]:
         from agent.app import doctor
 

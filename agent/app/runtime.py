@@ -76,7 +76,7 @@ class Runtime:
         self.servers.append(fresh)
         self.local_server = fresh
         self.provider = provider
-        self.agent.model.use_endpoint(provider.client_registry(), provider.endpoint)
+        self.agent.model.use_provider(provider)
         seconds = time.perf_counter() - started
         return f"The embedded model's server had stopped; restarted it in {seconds:.1f} s."
 
@@ -124,15 +124,14 @@ def build_runtime(options: RuntimeOptions) -> Runtime:
     try:
         provider, local = _provider(options, servers)
         store, loaded = _open_session(options, choose_strategy(options, provider))
-        model = BamlMathModel(
-            provider.client_registry(), provider.endpoint, loaded.ledger if loaded else None
-        )
+        model = BamlMathModel.for_provider(provider, loaded.ledger if loaded else None)
         agent = Agent(
             model,
             make_strategy(choose_strategy(options, provider, loaded and loaded.strategy)),
             session=loaded.session if loaded else None,
             max_tool_steps=options.max_tool_steps,
             compaction_enabled=options.compaction,
+            verify_answers=provider.verify_answers,
         )
         if loaded is not None and loaded.strategy_state:
             agent.strategy.from_state(loaded.strategy_state)

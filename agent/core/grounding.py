@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from agent.llm.model import ToolStep
-from agent.messages import Message, ToolCall, to_chat
+from agent.messages import AssistantMessage, Message, ToolCall, to_chat
 
 _MATH_FIELDS = ("equation", "expression")
 _VARIABLE = re.compile(r"(?<![A-Za-z])([A-Za-z])(?![A-Za-z])")
@@ -41,3 +41,21 @@ def ungrounded_reason(step: ToolStep, context: list[Message]) -> str | None:
         f"Not run: '{math}' appears nowhere in the conversation. Do not invent math: ask the "
         "user which expression they mean (message_to_user, PROCESSING)."
     )
+
+
+# A number as written in an answer: digits with an optional decimal part.
+_STATED_NUMBER = re.compile(r"(?<![A-Za-z_\d.])\d+(?:\.\d+)?")
+
+
+def unverified_numbers(answer: str, context: list[Message]) -> list[str]:
+    """Numbers an answer states that neither the user nor any tool ever wrote.
+
+    A small model often answers "the square of the roots" by itself (9 + 4 = 13) instead of
+    calling a tool; every number of a right answer comes from a tool result or the user's own
+    words, so a number from nowhere is the model's arithmetic. The loop then asks it once to
+    compute with a tool. Compared as written (7.0 and 7 differ), signs ignored."""
+    said = " ".join(
+        to_chat(m).content for m in context if not isinstance(m, (ToolCall, AssistantMessage))
+    )
+    known = set(_STATED_NUMBER.findall(said))
+    return list(dict.fromkeys(n for n in _STATED_NUMBER.findall(answer) if n not in known))

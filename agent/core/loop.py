@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 
 from baml_py import AbortController
 
+from agent import wire
 from agent.context.base import Compaction, CompactionInput, ContextStrategy, Trigger
-from agent.core.grounding import ungrounded_reason
+from agent.core.grounding import ungrounded_reason, unverified_numbers
+from agent.core.plain_math import plain_math
 from agent.core.recall import recall
 from agent.core.session import Session
 from agent.core.tool_calls import run_tool, tool_arguments
@@ -24,7 +26,7 @@ from agent.core.transcript import CompactionRecord, ErrorRecord
 from agent.errors import AgentError, TurnCancelled
 from agent.llm.model import MathModel, ProgressObserver, ToolStep
 from agent.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, to_chat_list
-from baml_client.types import MessageToUser, TaskRecall
+from baml_client.types import ChatMessage, MessageToUser, TaskRecall
 from tools import ToolResult
 
 DEFAULT_MAX_TOOL_STEPS = 8
@@ -82,8 +84,12 @@ class Agent:
         compaction_enabled: bool = True,
         on_checkpoint: CheckpointHook | None = None,
         tool_runner: ToolRunner = run_tool,
+        verify_answers: bool = False,
     ) -> None:
         self.model = model
+        # Ask the model once per turn to compute with a tool the numbers its answer states
+        # that no tool computed (on for small models, which do arithmetic by themselves).
+        self.verify_answers = verify_answers
         self.strategy = strategy
         self.session = session if session is not None else Session()
         self.max_tool_steps = max_tool_steps
@@ -161,23 +167,48 @@ class Agent:
         on_tool: ToolObserver | None,
         on_progress: ProgressObserver | None,
     ) -> AssistantMessage:
-        for _ in range(self.max_tool_steps):
+        made: set[str] = set()
+        answer_now = checked = False
+        # Messages sent after the history for one step only (never kept): a request to compute
+        # what the last answer stated without a tool.
+        follow_up: list[ChatMessage] = []
+        while len(result.tool_runs) < self.max_tool_steps:
             if cancel.cancelled:
                 raise TurnCancelled()
             context = self.strategy.view(self.session.working, user)
-            chat = to_chat_list(context)
-            step = self.model.next_step(chat, cancel.abort_controller, on_progress)
+            chat = to_chat_list(context) + follow_up
+            step = self.model.next_step(
+                chat, cancel.abort_controller, on_progress, answer_only=answer_now
+            )
             saved = self.session.uncompacted_tokens - self.session.history_tokens(context)
             self.model.ledger.history_tokens_saved += saved
             if cancel.cancelled:
                 raise TurnCancelled()
             if isinstance(step, MessageToUser):
-                reply = AssistantMessage(text=step.response, task_status=step.task_status)
+                reply = AssistantMessage(
+                    text=plain_math(step.response), task_status=step.task_status
+                )
+                stated = [] if checked or not self.verify_answers else self._unverified(reply)
+                checked = True
+                if stated:  # once per turn: compute it with a tool (tools allowed again)
+                    request = ChatMessage(role=wire.USER, content=wire.unverified_request(stated))
+                    follow_up = [reply.to_chat(), request]
+                    answer_now = False
+                    continue
                 self.session.append(reply)
                 return reply
+            follow_up = []
             call = ToolCall(
                 call_id=uuid.uuid4().hex[:12], tool=step.tool, arguments=tool_arguments(step)
             )
+            # A small model that repeats a call it already made would loop to the step cap:
+            # the call is not run again and the model is asked for its answer instead.
+            if call.call_text in made:
+                if answer_now:  # asked once already, and it still calls: stop here
+                    break
+                answer_now = True
+                continue
+            made.add(call.call_text)
             tool_result = self._run(call, step)
             self.session.append(call)
             self.session.append(tool_result)
@@ -187,13 +218,19 @@ class Agent:
                 on_tool(call, tool_result)
         reply = AssistantMessage(
             text=(
-                f"I stopped after {self.max_tool_steps} tool steps without a final answer; "
+                f"I stopped after {len(result.tool_runs)} tool steps without a final answer; "
                 "say 'continue' to let me go on, or rephrase the request."
             ),
             task_status="PROCESSING",
         )
         self.session.append(reply)
         return reply
+
+    def _unverified(self, reply: AssistantMessage) -> list[str]:
+        """Numbers a finished answer states that no tool computed and the user never wrote."""
+        if reply.task_status != "COMPLETED":
+            return []
+        return unverified_numbers(reply.text, self.session.conversation())
 
     def _run(self, call: ToolCall, step: ToolStep | TaskRecall) -> ToolResultMessage:
         """The outcome of one tool call: a search of earlier tasks, or math (if grounded)."""

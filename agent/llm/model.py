@@ -19,6 +19,7 @@ from agent import wire
 from agent.accounting.ledger import UsageLedger
 from agent.accounting.tokenizer import count_messages, count_text
 from agent.errors import MalformedReply, explain_llm_error
+from agent.llm.providers import Provider
 from baml_client import b
 from baml_client.types import (
     ChatMessage,
@@ -33,6 +34,10 @@ from baml_client.types import (
 )
 
 T = TypeVar("T")
+
+# The ledger's name for a MathChat call that re-asks after a reply that did not parse: the
+# count of these is the share of replies that failed to parse (`math-agent eval`, /tokens).
+REPAIR_FUNCTION = "MathChat repair"
 
 # A math tool call, run by `agent.core.tool_calls` with SymPy.
 ToolStep = QuadraticSolver | QuadraticDerivative | QuadraticEvaluator | IntegralSolver
@@ -75,9 +80,10 @@ class MathModel(Protocol):
         messages: list[ChatMessage],
         abort: AbortController | None = None,
         on_progress: ProgressObserver | None = None,
+        answer_only: bool = False,
     ) -> Step:
         """MathChat: the next tool call or message for this history (streamed to
-        `on_progress` as it is decoded, when given)."""
+        `on_progress` as it is decoded, when given); `answer_only`: a message is wanted now."""
         ...
 
     def summarize(self, messages: list[ChatMessage]) -> ContextSummary:
@@ -93,16 +99,58 @@ class BamlMathModel:
     """MathChat, SummarizeContext and ExtractUserFacts through one ClientRegistry and one
     Collector."""
 
-    def __init__(self, registry: ClientRegistry, endpoint: str, ledger: UsageLedger | None = None):
+    def __init__(
+        self,
+        registry: ClientRegistry,
+        endpoint: str,
+        ledger: UsageLedger | None = None,
+        step_registry: ClientRegistry | None = None,
+        answer_registry: ClientRegistry | None = None,
+    ):
         self.collector = Collector(name="math-agent")
         self.ledger = ledger if ledger is not None else UsageLedger()
-        self.use_endpoint(registry, endpoint)
+        self.use_endpoint(registry, endpoint, step_registry, answer_registry)
 
-    def use_endpoint(self, registry: ClientRegistry, endpoint: str) -> None:
+    @classmethod
+    def for_provider(cls, provider: Provider, ledger: UsageLedger | None = None) -> BamlMathModel:
+        """The model for a resolved provider: MathChat with the provider's step options
+        (a schema that constrains decoding, where the endpoint takes one)."""
+        return cls(
+            provider.client_registry(),
+            provider.endpoint,
+            ledger,
+            provider.step_registry(),
+            provider.step_registry(answer_only=True),
+        )
+
+    def use_provider(self, provider: Provider) -> None:
         """Talk to another endpoint from now on (a restarted local server has a new port);
         the ledger and collector carry on."""
+        self.use_endpoint(
+            provider.client_registry(),
+            provider.endpoint,
+            provider.step_registry(),
+            provider.step_registry(answer_only=True),
+        )
+
+    def use_endpoint(
+        self,
+        registry: ClientRegistry,
+        endpoint: str,
+        step_registry: ClientRegistry | None = None,
+        answer_registry: ClientRegistry | None = None,
+    ) -> None:
         self.endpoint = endpoint
         self._client = b.with_options(client_registry=registry, collector=self.collector)
+        # MathChat's own clients: the same endpoint, plus per-request options only it takes
+        # (a schema of every reply, or of a message to the user alone).
+        self._step_client = self._with(step_registry) or self._client
+        self._answer_client = self._with(answer_registry) or self._step_client
+
+    def _with(self, registry: ClientRegistry | None) -> Any:
+        if registry is None:
+            return None
+        return b.with_options(client_registry=registry, collector=self.collector)
 
     def _last_log_id(self) -> str | None:
         log = self.collector.last
@@ -142,12 +190,17 @@ class BamlMathModel:
         messages: list[ChatMessage],
         abort: AbortController | None = None,
         on_progress: ProgressObserver | None = None,
+        answer_only: bool = False,
     ) -> Step:
         """One repair round: a reply that does not parse goes back to the model with a request
         to answer again (these two messages are not kept in the history); a second bad reply
-        is the user's one-sentence error."""
+        is the user's one-sentence error. `answer_only`: the loop wants the answer now (the
+        model repeated a call): it is asked to, and where decoding is constrained it can only
+        write a message to the user."""
+        if answer_only:
+            messages = [*messages, ChatMessage(role=wire.USER, content=wire.ANSWER_NOW)]
         try:
-            return self._next_step(messages, abort, on_progress)
+            return self._next_step(messages, abort, on_progress, answer_only=answer_only)
         except MalformedReply as bad:
             repair = [
                 *messages,
@@ -157,22 +210,23 @@ class BamlMathModel:
                 ),
                 ChatMessage(role=wire.USER, content=wire.REPAIR_REQUEST),
             ]
-            return self._next_step(repair, abort, on_progress)
+            return self._next_step(repair, abort, on_progress, REPAIR_FUNCTION, answer_only)
 
     def _next_step(
         self,
         messages: list[ChatMessage],
         abort: AbortController | None,
         on_progress: ProgressObserver | None,
+        function: str = "MathChat",
+        answer_only: bool = False,
     ) -> Step:
         options = {"abort_controller": abort} if abort is not None else {}
+        client = self._answer_client if answer_only else self._step_client
         if on_progress is None:
-            return self._call(
-                "MathChat", lambda: self._client.MathChat(messages, baml_options=options)
-            )
+            return self._call(function, lambda: client.MathChat(messages, baml_options=options))
 
         def streamed() -> Step:
-            stream = self._client.stream.MathChat(messages, baml_options=options)
+            stream = client.stream.MathChat(messages, baml_options=options)
             last: StepProgress | None = None
             for partial in stream:
                 progress = progress_of(partial)
@@ -182,10 +236,10 @@ class BamlMathModel:
             return stream.get_final_response()
 
         def estimate(step: Step) -> tuple[int, int]:
-            body = self._client.request.MathChat(messages).body.json()
+            body = client.request.MathChat(messages).body.json()
             return count_messages(body.get("messages") or []), count_text(step.model_dump_json())
 
-        return self._call("MathChat", streamed, estimate)
+        return self._call(function, streamed, estimate)
 
     def summarize(self, messages: list[ChatMessage]) -> ContextSummary:
         return self._call("SummarizeContext", lambda: self._client.SummarizeContext(messages))

@@ -56,6 +56,14 @@ class Provider:
     upstream_url: str | None = None
     # Extra fields for every request body (e.g. llama.cpp's `cache_prompt`).
     request_fields: dict[str, object] = field(default_factory=dict)
+    # Send MathChat's reply schema with each MathChat request, so that the endpoint decodes
+    # only valid replies (llama.cpp and vLLM take it; hosted strict modes want another shape).
+    constrained_steps: bool = False
+    # Tools left out of that schema (by their `tool` literal): the model cannot call them.
+    hidden_tools: tuple[str, ...] = ()
+    # The agent asks once per turn for a tool to compute numbers an answer states that no tool
+    # computed (agent.core.loop): small models do arithmetic by themselves, and get it wrong.
+    verify_answers: bool = False
 
     @property
     def endpoint(self) -> str:
@@ -70,7 +78,18 @@ class Provider:
             return f"local · {self.model} · {self.base_url} (embedded llama.cpp; {self.source})"
         return f"{self.name} · {self.model} · {self.base_url} (from {self.source})"
 
-    def client_registry(self) -> ClientRegistry:
+    def step_registry(self, answer_only: bool = False) -> ClientRegistry | None:
+        """MathChat's registry when its requests need more than the others' (the reply
+        schema; `answer_only`: a schema that allows a message to the user alone); None: the
+        same as `client_registry()`."""
+        if not self.constrained_steps:
+            return None
+        from agent.llm.step_schema import response_format
+
+        schema = response_format(answer_only, self.hidden_tools)
+        return self.client_registry({"response_format": schema})
+
+    def client_registry(self, extra_fields: dict[str, object] | None = None) -> ClientRegistry:
         options: dict[str, object] = {
             "base_url": self.base_url,
             "model": self.model,
@@ -83,6 +102,7 @@ class Provider:
         if self.max_tokens is not None:
             options["max_tokens"] = self.max_tokens
         options.update(self.request_fields)
+        options.update(extra_fields or {})
         # openai-generic sends "Bearer <key>" only when a key is set; local servers need none.
         options["api_key"] = self.api_key or ""
         registry = ClientRegistry()
@@ -203,4 +223,7 @@ def local_provider(source: str, fallback: bool) -> Provider:
         temperature=settings.temperature,
         context_size=settings.context_size,
         request_fields=settings.request_fields(),
+        constrained_steps=settings.constrained_steps,
+        hidden_tools=settings.hidden_tools,
+        verify_answers=True,
     )

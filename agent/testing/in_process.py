@@ -55,7 +55,10 @@ class InProcessModel:
         messages: list[ChatMessage],
         abort: AbortController | None = None,
         on_progress: ProgressObserver | None = None,
+        answer_only: bool = False,
     ) -> Step:
+        if answer_only:  # as BamlMathModel words it; a script may still answer with a call
+            messages = [*messages, ChatMessage(role=wire.USER, content=wire.ANSWER_NOW)]
         self.seen.append(list(messages))
         text = self._ask("MathChat", [m.model_dump() for m in messages])
         return _parsed(b.parse.MathChat, text)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from agent import wire
 from agent.context.registry import make_strategy
 from agent.context.tasks import unpaired_tool_messages
 from agent.core.loop import Agent, CancelToken
@@ -17,7 +18,7 @@ from agent.messages import (
     UserMessage,
 )
 from agent.testing.in_process import InProcessModel
-from agent.testing.replies import ask_back, derivative, done, solve, summary
+from agent.testing.replies import ask_back, derivative, done, evaluate, solve, summary
 
 
 def make_agent(model: InProcessModel, strategy: str = "none", **kwargs) -> Agent:
@@ -54,13 +55,61 @@ def test_bad_math_is_a_tool_error_not_an_exception() -> None:
 
 
 def test_step_cap_stops_a_looping_model() -> None:
-    model = InProcessModel([derivative("x^2")] * 10)
+    model = InProcessModel([derivative(f"x^{n}") for n in range(2, 12)])
     agent = make_agent(model, max_tool_steps=3)
     result = agent.run_turn("differentiate x^2 forever")
     assert result.ok and result.reply.task_status == "PROCESSING"
     assert "stopped after 3 tool steps" in result.reply.text
     assert len(result.tool_runs) == 3
     assert unpaired_tool_messages(agent.session.working) == []
+
+
+def test_a_repeated_call_is_not_run_again_and_the_answer_is_asked_for() -> None:
+    model = InProcessModel([derivative("x^2"), derivative("x^2"), done("It is 2*x.")])
+    agent = make_agent(model)
+    result = agent.run_turn("differentiate x^2")
+    assert result.ok and result.reply.text == "It is 2*x."
+    assert len(result.tool_runs) == 1
+    # The third call asked for the answer (a message not kept in the history).
+    assert model.seen[2][-1].content.endswith(wire.ANSWER_NOW)
+    assert all(wire.ANSWER_NOW not in m.to_chat().content for m in agent.session.working)
+
+
+def test_a_model_that_keeps_repeating_a_call_is_stopped() -> None:
+    model = InProcessModel([derivative("x^2")] * 10)
+    result = make_agent(model).run_turn("differentiate x^2")
+    assert result.ok and result.reply.task_status == "PROCESSING"
+    assert "stopped after 1 tool steps" in result.reply.text
+    assert result.llm_calls == 3
+
+
+def test_an_answer_with_numbers_no_tool_computed_is_checked_once() -> None:
+    model = InProcessModel(
+        [
+            done("The squares are 9 and 4, so 13."),
+            evaluate("x^2", "-3", "-2"),
+            done("The squares are 9 and 4."),
+        ]
+    )
+    agent = make_agent(model, verify_answers=True)
+    result = agent.run_turn("square -3 and -2")
+    assert result.ok and result.reply.text == "The squares are 9 and 4."
+    assert "No tool computed 9, 4, 13" in model.seen[1][-1].content
+    assert [m.kind for m in agent.session.working] == [
+        "user",
+        "tool_call",
+        "tool_result",
+        "assistant",
+    ]
+    # Off (the default for hosted models): the first answer stands.
+    quiet = InProcessModel([done("The squares are 9 and 4, so 13.")])
+    assert make_agent(quiet).run_turn("square -3 and -2").reply.text.endswith("13.")
+
+
+def test_latex_in_an_answer_is_written_plainly() -> None:
+    model = InProcessModel([done(r"The roots are \(x = \frac{-5 \pm \sqrt{13}}{2}\).")])
+    result = make_agent(model).run_turn("solve x^2 + 5x + 3 = 0")
+    assert result.reply.text == "The roots are x = (-5 ± √13)/2."
 
 
 def test_llm_failure_rolls_back_the_turn_and_keeps_the_transcript() -> None:

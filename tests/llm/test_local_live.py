@@ -7,34 +7,24 @@ pass without ever running the model. Timings are printed (shown with -rP).
 
 from __future__ import annotations
 
-import re
 import time
 
 import pytest
 
 from agent.app.runtime import RuntimeOptions, build_runtime
+from agent.eval.cases import load_set
+from agent.eval.report import CI_FLOORS
+from agent.eval.runner import run_cases
 from agent.llm.local.launch import unavailable_reason
 from agent.processes import pid_alive
 
 pytestmark = pytest.mark.live
 
-# The reference write-up's questions in its own wording, then a request that must be asked
-# back. ("what is the square of the roots", its third question, is answered with their sum of
-# squares by this model today: issue 11 tracks it; it is not asserted here.)
-QUESTIONS = (
-    "Solve the quadratic equation: x^2 + 5*x + 6 = 0",
-    "Find the derivative of: 2*x^2 + 4*x - 6",
-    "integrate this",
-)
-
-
-def normalise(text: str) -> str:
-    """'4*x + 4', '4x + 4' and '4 x+4' all become '4x+4'."""
-    return re.sub(r"[\s*·]", "", text)
-
 
 @pytest.mark.timeout(900)
 def test_reference_questions_on_the_local_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference set (`agent/eval/data/reference.json`: the write-up's three questions in
+    its wording, "integrate this", its follow-up), each turn judged by SymPy."""
     monkeypatch.delenv("MATH_AGENT_LOCAL", raising=False)
     reason = unavailable_reason()
     assert reason is None, f"the embedded model is unavailable: {reason} (run `make local`)"
@@ -44,27 +34,25 @@ def test_reference_questions_on_the_local_model(monkeypatch: pytest.MonkeyPatch)
     server = runtime.servers[0]
     pid = server.pid
     assert pid is not None and runtime.agent.strategy.name == "window"
-    answers: list[str] = []
-    statuses: list[str] = []
     try:
-        for question in QUESTIONS:
-            turn_started = time.perf_counter()
-            result = runtime.agent.run_turn(question)
-            seconds = time.perf_counter() - turn_started
-            tools = [call.tool for call, _ in result.tool_runs]
-            print(
-                f"{seconds:6.1f} s  {question!r}: tools={tools} calls={result.llm_calls} "
-                f"tokens in/out={result.input_tokens}/{result.output_tokens} -> "
-                f"{result.reply.text if result.reply else result.error!r}"
-            )
-            assert result.ok, f"{question!r} failed: {result.error}"
-            assert result.reply is not None
-            answers.append(result.reply.text)
-            statuses.append(result.reply.task_status)
+        outcomes = run_cases(load_set("reference"), "reference", "window", lambda _s: runtime.agent)
     finally:
         runtime.close()
+    for o in outcomes:
+        print(
+            f"{o.seconds:6.1f} s  {o.text!r}: steps={o.tool_steps} calls={o.llm_calls} "
+            f"tokens in/out={o.input_tokens}/{o.output_tokens} -> {o.reply!r} "
+            f"[{'right' if o.ok else 'WRONG'}: {o.why}]"
+        )
     print(f"startup (verify + {'reuse' if server.reused else 'load'}): {load:.1f} s")
-    assert "-3" in answers[0] and "-2" in answers[0], answers[0]
-    assert "4x+4" in normalise(answers[1]), answers[1]
-    assert statuses[2] == "PROCESSING", f"'integrate this' was not asked back: {answers[2]!r}"
+    solve, derivative, squares, integrate, follow_up = outcomes
+    assert solve.ok, solve.reply  # roots -3 and -2
+    assert derivative.ok, derivative.reply  # 4x + 4
+    assert integrate.ok, f"'integrate this' was not asked back: {integrate.reply!r}"
+    # Every answer is asserted through the CI floor: today the squares of the roots (9 and 4)
+    # are the one this model can miss (issue 11 is open), so at least 4 of 5 must be right.
+    right = sum(o.ok for o in outcomes)
+    assert right / len(outcomes) >= CI_FLOORS["reference"], [o.why for o in outcomes]
+    assert not any(o.invalid_reply_shown or o.tool_error_shown for o in outcomes)
+    assert squares.judged and follow_up.judged
     assert not pid_alive(pid), "the server process is gone after close()"

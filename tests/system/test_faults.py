@@ -74,8 +74,9 @@ def stateless_model(
         ):
             return after_solve
         if wire.is_tool_outcome(request.last):
-            if endless:
-                return tool_call("derivative", expression="x^2")
+            if endless:  # a new call each time (a repeated one is not run twice)
+                made = sum(wire.is_tool_outcome(str(m.get("content"))) for m in request.messages)
+                return tool_call("derivative", expression=f"x^{made + 2}")
             if request.question == CHAIN and request.last.startswith("Tool result (solve)"):
                 return tool_call("derivative", expression="x^2 - 4")
             return answer("Result: " + request.tool_text)

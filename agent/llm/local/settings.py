@@ -57,6 +57,11 @@ def _default_threads() -> int:
     return max(1, min(os.cpu_count() or 2, 8))
 
 
+def _opt_in(name: str) -> bool:
+    """On only when the variable says 1/on/yes/true (to measure what a setting buys)."""
+    return os.environ.get(name, "").strip().lower() in ("1", "on", "yes", "true")
+
+
 @dataclass(frozen=True)
 class GenerationSettings:
     """Sampling and runtime limits for the embedded model, shared by server and client."""
@@ -64,8 +69,10 @@ class GenerationSettings:
     # Tool calls must be reproducible and parseable: greedy decoding.
     temperature: float = 0.0
     # A MathChat step is a short JSON object or a one-paragraph answer; this caps runaways
-    # (on a CPU, a few hundred tokens already take tens of seconds).
-    max_tokens: int = 384
+    # (on a CPU, a few hundred tokens take tens of seconds), and is at least the longest reply
+    # the reply schema allows (agent.llm.step_schema.reply_token_budget, checked by a test),
+    # so the cap can never cut a JSON object in half.
+    max_tokens: int = 768
     # The MathChat prompt plus a few finished tasks fits well in 8k; the KV cache for 8k
     # tokens is ~230 MB for this model.
     context_size: int = 8192
@@ -77,6 +84,16 @@ class GenerationSettings:
     # Default compaction: no LLM call (the small model writes weak summaries), and the history
     # only grows at its end until it is large, so llama.cpp's prompt cache serves it.
     default_strategy: str = "window"
+    # Decode MathChat replies under its JSON schema (llama.cpp turns it into a grammar), so
+    # the model can only write a valid member of the union: opt-in (MATH_AGENT_CONSTRAINED=1)
+    # because on `math-agent eval --subset ci` it cost this model most of its right answers
+    # (7/22 single questions right with it, 21/22 without: it picked wrong tools and wrong
+    # task statuses), while free replies almost always parse (0 repair rounds there).
+    constrained_steps: bool = field(default_factory=lambda: _opt_in("MATH_AGENT_CONSTRAINED"))
+    # Offered recall, the 1.5B model calls it for any request, over and over (seen on the
+    # reference questions). Its default strategy shows every finished task of a session that
+    # fits its context anyway, so it is not offered the tool.
+    hidden_tools: tuple[str, ...] = ("recall",)
 
     def request_fields(self) -> dict[str, object]:
         """llama.cpp request fields beyond OpenAI's: reuse the KV cache of the longest prefix

@@ -1,0 +1,190 @@
+"""Answers in plain text: LaTeX a model writes out of habit, turned into what a terminal shows.
+
+Small models trained on web math wrap answers in `\\( ... \\)` and write `\\frac{1}{3}`; a
+terminal shows the backslashes. This rewrites the LaTeX commands that turn up in math answers
+into plain text and Unicode (`(a)/(b)`, `√(x)`, `±`, `·`, `π`, `∫`), keeping the grouping
+that the braces carried. Text without LaTeX is left alone. (pylatexenc was tried first: it drops the grouping of `\\frac{-5 \\pm
+\\sqrt{13}}{2}`, which changes the math, and treats `%` as a comment.)
+"""
+
+from __future__ import annotations
+
+import re
+
+# Commands that become a symbol (a trailing space keeps "\\pi x" apart).
+SYMBOLS = {
+    "cdot": "·",
+    "times": "×",
+    "div": "÷",
+    "pm": "±",
+    "mp": "∓",
+    "pi": "π",
+    "infty": "∞",
+    "int": "∫",
+    "sum": "∑",
+    "leq": "≤",
+    "le": "≤",
+    "geq": "≥",
+    "ge": "≥",
+    "neq": "≠",
+    "ne": "≠",
+    "approx": "≈",
+    "to": "→",
+    "rightarrow": "→",
+    "Rightarrow": "⇒",
+    "implies": "⇒",
+    "theta": "θ",
+    "alpha": "α",
+    "beta": "β",
+    "lambda": "λ",
+    "partial": "∂",
+    "quad": " ",
+    "qquad": " ",
+}
+# Commands written as their name (functions) or dropped (spacing, sizing, wrappers).
+NAMED = {
+    "sin",
+    "cos",
+    "tan",
+    "ln",
+    "log",
+    "exp",
+    "sec",
+    "csc",
+    "cot",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "lim",
+    "max",
+    "min",
+}
+DROPPED = {
+    "left",
+    "right",
+    "displaystyle",
+    "big",
+    "Big",
+    "bigl",
+    "bigr",
+    "Bigl",
+    "Bigr",
+    "limits",
+    "nolimits",
+}
+# Commands whose braced argument is kept as it is.
+WRAPPERS = {"text", "mathrm", "mathbf", "mathit", "operatorname", "boxed", "textbf", "mbox"}
+
+_DELIMITERS = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$")
+_INLINE_DOLLARS = re.compile(r"\$([^$\n]*[\\^_{}][^$\n]*)\$")
+_SPACING = re.compile(r"\\[,;:! ]")
+_COMMAND = re.compile(r"\\([A-Za-z]+)")
+_LATEX_HINT = re.compile(r"\\[A-Za-z(\[]|\^\{|_\{|\$\$")
+
+
+def plain_math(text: str) -> str:
+    """`text` with its LaTeX written plainly (text without LaTeX is returned as it is)."""
+    return _from_latex(text) if _LATEX_HINT.search(text) else text
+
+
+def _from_latex(text: str) -> str:
+    text = _INLINE_DOLLARS.sub(r"\1", text)
+    text = _DELIMITERS.sub("", text)
+    text = _SPACING.sub(" ", text)
+    text = _rewrite(text)
+    text = re.sub(r"[ \t]{2,}", " ", text)
+    return "\n".join(line.strip() for line in text.splitlines()).strip()
+
+
+def _rewrite(text: str) -> str:
+    """Commands and braces, innermost first by recursion on each argument."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char == "\\":
+            match = _COMMAND.match(text, i)
+            if match is None:  # "\\{" and the like: the character itself
+                out.append(text[i + 1 : i + 2])
+                i += 2
+                continue
+            name, i = match.group(1), match.end()
+            piece, i = _command(name, text, i)
+            out.append(piece)
+        elif char in "^_" and text[i + 1 : i + 2] == "{":
+            body, i = _group(text, i + 1)
+            inner = _rewrite(body)
+            out.append(char + (inner if _atomic(inner) else f"({inner})"))
+        elif char == "{":
+            body, i = _group(text, i)
+            out.append(_rewrite(body))
+        elif char == "}":
+            i += 1
+        else:
+            out.append(char)
+            i += 1
+    return "".join(out)
+
+
+def _command(name: str, text: str, i: int) -> tuple[str, int]:
+    if name in ("frac", "dfrac", "tfrac"):
+        top, i = _argument(text, i)
+        bottom, i = _argument(text, i)
+        return f"{_grouped(top)}/{_grouped(bottom)}", i
+    if name == "sqrt":
+        index = ""
+        if text[i : i + 1] == "[":
+            end = text.find("]", i)
+            if end > 0:
+                index, i = text[i + 1 : end], end + 1
+        body, i = _argument(text, i)
+        shown = body if _atomic(body) else f"({body})"
+        roots = {"": "√", "2": "√", "3": "∛", "4": "∜"}
+        if index.strip() in roots:
+            return roots[index.strip()] + shown, i
+        return f"{shown}^(1/{index.strip()})", i
+    if name in WRAPPERS:
+        body, i = _argument(text, i)
+        return body, i
+    if name in SYMBOLS:
+        return SYMBOLS[name] + (" " if text[i : i + 1].isalnum() else ""), i
+    if name in NAMED:
+        return name + (" " if text[i : i + 1].isalnum() else ""), i
+    if name in DROPPED:
+        return "", i
+    return name, i
+
+
+def _argument(text: str, i: int) -> tuple[str, int]:
+    """A braced argument (rewritten), or the single next character."""
+    while text[i : i + 1] == " ":
+        i += 1
+    if text[i : i + 1] == "{":
+        body, i = _group(text, i)
+        return _rewrite(body).strip(), i
+    return text[i : i + 1], i + 1
+
+
+def _group(text: str, i: int) -> tuple[str, int]:
+    """The text inside the braces opening at i, and the index after the closing brace."""
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == "{":
+            depth += 1
+        elif text[j] == "}":
+            depth -= 1
+            if depth == 0:
+                return text[i + 1 : j], j + 1
+    return text[i + 1 :], len(text)
+
+
+def _atomic(text: str) -> bool:
+    """A number or a name: needs no parentheses around it."""
+    return bool(re.fullmatch(r"[A-Za-z0-9.π∞]+", text.strip()))
+
+
+def _grouped(text: str) -> str:
+    return text if re.fullmatch(r"[A-Za-z0-9.π]+", text) else f"({text})"

@@ -1,0 +1,124 @@
+"""What an evaluation case is: turns a person types, and what a right answer must contain.
+
+Cases live as JSON data files in `agent/eval/data/` (one file per set), so a reviewer reads
+the questions and the expected answers without running anything. Expected answers are SymPy
+texts, judged by `agent.eval.judge` with SymPy (never by string matching).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Literal
+
+DATA_DIR = Path(__file__).parent / "data"
+SETS = ("reference", "single", "sessions")
+
+# roots: every listed root is stated, and no other number is offered as a root;
+# expression: the answer states an expression equal to the one given (derivatives);
+# antiderivative: an expression whose derivative in `variable` is `answers[0]`, the integrand;
+# value / values: every listed number is stated (exact or as a decimal);
+# asks: the agent asks back (task_status PROCESSING) instead of answering.
+ExpectationKind = Literal["roots", "expression", "antiderivative", "value", "values", "asks"]
+
+
+@dataclass(frozen=True)
+class Expected:
+    kind: ExpectationKind
+    answers: tuple[str, ...] = ()
+    variable: str | None = None
+
+
+@dataclass(frozen=True)
+class EvalTurn:
+    """One message; `expected` None for a turn that is not judged (an introduction)."""
+
+    text: str
+    expected: Expected | None = None
+    # Refers to an earlier turn's result ("now its derivative"): counted in sessions' target.
+    depends: bool = False
+
+
+@dataclass(frozen=True)
+class EvalCase:
+    name: str
+    category: str  # e.g. roots-2, derivative-3, function-value, integral-definite, closed, chain
+    wording: str  # "dataset" (mathematics_dataset style), "chat", or "reference"
+    turns: tuple[EvalTurn, ...] = field(default_factory=tuple)
+
+
+def case_to_dict(case: EvalCase) -> dict[str, object]:
+    return asdict(case)
+
+
+def case_from_dict(raw: dict[str, object]) -> EvalCase:
+    turns = []
+    for turn in raw["turns"]:  # type: ignore[union-attr]
+        expected = turn.get("expected")
+        turns.append(
+            EvalTurn(
+                text=turn["text"],
+                expected=(
+                    Expected(
+                        kind=expected["kind"],
+                        answers=tuple(expected.get("answers") or ()),
+                        variable=expected.get("variable"),
+                    )
+                    if expected
+                    else None
+                ),
+                depends=bool(turn.get("depends", False)),
+            )
+        )
+    return EvalCase(
+        name=str(raw["name"]),
+        category=str(raw["category"]),
+        wording=str(raw["wording"]),
+        turns=tuple(turns),
+    )
+
+
+def set_path(name: str) -> Path:
+    return DATA_DIR / f"{name}.json"
+
+
+def load_set(name: str) -> list[EvalCase]:
+    """The cases of one set, in file order."""
+    if name not in SETS:
+        raise ValueError(f"unknown set {name!r}; choose one of {', '.join(SETS)}")
+    raw = json.loads(set_path(name).read_text(encoding="utf-8"))
+    return [case_from_dict(item) for item in raw["cases"]]
+
+
+def dump_set(name: str, cases: list[EvalCase], note: str) -> str:
+    """The JSON text of a set file (stable: sorted keys inside records, cases in order)."""
+    return (
+        json.dumps(
+            {"set": name, "note": note, "cases": [case_to_dict(c) for c in cases]},
+            indent=1,
+            ensure_ascii=False,
+        )
+        + "\n"
+    )
+
+
+# The fixed part of each set that CI plays on the embedded model within its time budget:
+# every reference turn, the first cases of each category of `single`, the first sessions.
+CI_SINGLE_PER_CATEGORY = 2
+CI_SESSIONS = 2
+
+
+def subset(name: str, cases: list[EvalCase]) -> list[EvalCase]:
+    """The CI subset of a set (deterministic: file order)."""
+    if name == "single":
+        taken: dict[str, int] = {}
+        chosen = []
+        for case in cases:
+            if taken.get(case.category, 0) < CI_SINGLE_PER_CATEGORY:
+                taken[case.category] = taken.get(case.category, 0) + 1
+                chosen.append(case)
+        return chosen
+    if name == "sessions":
+        return cases[:CI_SESSIONS]
+    return cases

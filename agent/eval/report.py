@@ -1,0 +1,190 @@
+"""Figures of an evaluation run, and whether they meet the targets.
+
+One `SetFigures` per set and strategy: accuracy (SymPy-judged), the share of replies that
+did not parse, tool steps per task, seconds per turn (median, p90), tokens per turn, and the
+two failures a person must never see. Targets (issue 11): reference all right, single ≥ 97%,
+sessions ≥ 90% of the turns that depend on earlier results with the default strategy, and no
+strategy more than 5 points below `none` there.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+
+from agent.eval.runner import TurnOutcome
+
+SINGLE_TARGET = 0.97
+SESSIONS_TARGET = 0.90
+# How far below `none` (in points of dependent-turn accuracy) another strategy may fall.
+STRATEGY_MARGIN = 0.05
+
+
+@dataclass(frozen=True)
+class SetFigures:
+    set: str
+    strategy: str
+    cases: int
+    turns: int
+    judged: int
+    right: int
+    dependent: int
+    dependent_right: int
+    parse_failure_share: float
+    tool_steps_per_turn: float
+    seconds_median: float
+    seconds_p90: float
+    input_tokens_per_turn: float
+    output_tokens_per_turn: float
+    invalid_replies_shown: int
+    tool_errors_shown: int
+    wrong_by_category: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def accuracy(self) -> float:
+        return self.right / self.judged if self.judged else 0.0
+
+    @property
+    def dependent_accuracy(self) -> float:
+        return self.dependent_right / self.dependent if self.dependent else 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            **asdict(self),
+            "accuracy": round(self.accuracy, 4),
+            "dependent_accuracy": round(self.dependent_accuracy, 4),
+        }
+
+
+def figures(outcomes: Sequence[TurnOutcome]) -> list[SetFigures]:
+    """One row per (set, strategy), in the order they were played."""
+    groups: dict[tuple[str, str], list[TurnOutcome]] = {}
+    for outcome in outcomes:
+        groups.setdefault((outcome.set, outcome.strategy), []).append(outcome)
+    return [_figures(set_name, strategy, rows) for (set_name, strategy), rows in groups.items()]
+
+
+def _figures(set_name: str, strategy: str, rows: list[TurnOutcome]) -> SetFigures:
+    judged = [r for r in rows if r.judged]
+    dependent = [r for r in judged if r.depends]
+    calls = sum(r.llm_calls for r in rows)
+    failed_parses = sum(r.repairs + int(r.invalid_reply_shown) for r in rows)
+    seconds = sorted(r.seconds for r in rows)
+    return SetFigures(
+        set=set_name,
+        strategy=strategy,
+        cases=len({r.case for r in rows}),
+        turns=len(rows),
+        judged=len(judged),
+        right=sum(r.ok for r in judged),
+        dependent=len(dependent),
+        dependent_right=sum(r.ok for r in dependent),
+        parse_failure_share=failed_parses / calls if calls else 0.0,
+        tool_steps_per_turn=statistics.fmean(r.tool_steps for r in rows) if rows else 0.0,
+        seconds_median=statistics.median(seconds) if seconds else 0.0,
+        seconds_p90=_percentile(seconds, 0.9),
+        input_tokens_per_turn=statistics.fmean(r.input_tokens for r in rows) if rows else 0.0,
+        output_tokens_per_turn=statistics.fmean(r.output_tokens for r in rows) if rows else 0.0,
+        invalid_replies_shown=sum(r.invalid_reply_shown for r in rows),
+        tool_errors_shown=sum(r.tool_error_shown for r in rows),
+        wrong_by_category=dict(Counter(r.category for r in judged if not r.ok)),
+    )
+
+
+def _percentile(ordered: list[float], share: float) -> float:
+    """Nearest-rank percentile of sorted values (0 for none)."""
+    if not ordered:
+        return 0.0
+    rank = max(1, min(len(ordered), round(share * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+@dataclass(frozen=True)
+class TargetCheck:
+    name: str
+    met: bool
+    detail: str
+
+
+def check_targets(rows: Sequence[SetFigures], default_strategy: str) -> list[TargetCheck]:
+    """The targets that apply to what was run (a set not run has no check)."""
+    checks = []
+    for row in rows:
+        if row.set == "reference" and row.strategy == default_strategy:
+            checks.append(
+                TargetCheck(
+                    "reference: every answer right",
+                    row.right == row.judged,
+                    f"{row.right}/{row.judged}",
+                )
+            )
+        if row.set == "single" and row.strategy == default_strategy:
+            checks.append(
+                TargetCheck(
+                    f"single: >= {SINGLE_TARGET:.0%} right",
+                    row.accuracy >= SINGLE_TARGET,
+                    f"{row.right}/{row.judged} = {row.accuracy:.1%}",
+                )
+            )
+    sessions = {row.strategy: row for row in rows if row.set == "sessions"}
+    if default_strategy in sessions:
+        row = sessions[default_strategy]
+        checks.append(
+            TargetCheck(
+                f"sessions ({default_strategy}): >= {SESSIONS_TARGET:.0%} of dependent turns",
+                row.dependent_accuracy >= SESSIONS_TARGET,
+                f"{row.dependent_right}/{row.dependent} = {row.dependent_accuracy:.1%}",
+            )
+        )
+    if "none" in sessions:
+        floor = sessions["none"].dependent_accuracy - STRATEGY_MARGIN
+        for strategy, row in sessions.items():
+            if strategy == "none":
+                continue
+            checks.append(
+                TargetCheck(
+                    f"sessions ({strategy}): within {STRATEGY_MARGIN * 100:.0f} points of none",
+                    row.dependent_accuracy >= floor,
+                    f"{row.dependent_accuracy:.1%} vs none "
+                    f"{sessions['none'].dependent_accuracy:.1%}",
+                )
+            )
+    shown = sum(r.invalid_replies_shown + r.tool_errors_shown for r in rows)
+    checks.append(
+        TargetCheck(
+            "no invalid-reply or raw tool-error text shown as an answer",
+            shown == 0,
+            f"{sum(r.invalid_replies_shown for r in rows)} invalid, "
+            f"{sum(r.tool_errors_shown for r in rows)} tool errors",
+        )
+    )
+    return checks
+
+
+# What CI's subset (`math-agent eval --subset ci`) must keep on the embedded model: the floor
+# measured when the gate was added (reference 4/5, single 21/22, sessions 6/12 dependent
+# turns with window), less one miss of noise, so a change that makes the
+# model answer worse fails CI. Below the issue's targets (above); raise them as answers improve.
+CI_FLOORS = {"reference": 0.8, "single": 0.9, "sessions": 0.4}
+
+
+def check_floors(
+    rows: Sequence[SetFigures], default_strategy: str, floors: dict[str, float] = CI_FLOORS
+) -> list[TargetCheck]:
+    """CI's gate: each set's accuracy with the default strategy at or above its floor
+    (dependent turns for sessions), and nothing unreadable shown as an answer."""
+    checks = []
+    for row in rows:
+        if row.strategy != default_strategy or row.set not in floors:
+            continue
+        share = row.dependent_accuracy if row.set == "sessions" else row.accuracy
+        checks.append(
+            TargetCheck(
+                f"CI floor {row.set}: >= {floors[row.set]:.0%}",
+                share >= floors[row.set],
+                f"{share:.1%}",
+            )
+        )
+    return [*checks, check_targets(rows, default_strategy)[-1]]

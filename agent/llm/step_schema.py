@@ -1,0 +1,143 @@
+"""A JSON schema of MathChat's reply, for endpoints that constrain decoding to it.
+
+A 1.5B model asked for JSON sometimes writes prose, a half object or a field that does not
+exist; llama.cpp (and vLLM, and others) accept a JSON schema per request and then only sample
+tokens that keep the reply valid. The schema is derived at run time from the return type of
+the generated `b.MathChat` (the BAML union), so it changes with `baml_src/` by itself: every
+union member becomes one alternative, its literal `tool` a constant, its optional fields
+optional. Text fields get a length cap so that a runaway answer still closes its JSON object
+before the output-token cap (`reply_token_budget`).
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel
+
+from baml_client import b
+from baml_client.types import MessageToUser
+
+# Characters a text field may hold, by field name: an answer is a paragraph quoting a few
+# results; an expression fits a line or two; a variable, bound or point is short. A field not
+# named here gets DEFAULT_TEXT_CHARS.
+TEXT_CHARS = {
+    "response": 600,
+    "equation": 240,
+    "expression": 240,
+    "query": 120,
+    "lower": 60,
+    "upper": 60,
+    "at": 40,
+    "variable": 16,
+}
+DEFAULT_TEXT_CHARS = 120
+# At most this many items in a list field (evaluate's points).
+MAX_LIST_ITEMS = 10
+SCHEMA_NAME = "MathChatStep"
+
+
+def step_members() -> tuple[type[BaseModel], ...]:
+    """The classes MathChat may return, read from the generated client's signature."""
+    returned = typing.get_type_hints(b.MathChat)["return"]
+    return tuple(typing.get_args(returned)) or (returned,)
+
+
+def step_schema(answer_only: bool = False, without: tuple[str, ...] = ()) -> dict[str, Any]:
+    """One alternative per union member, each a closed object; `answer_only`: the message to
+    the user alone (the loop asks for it when the model repeats a call); `without`: tools
+    (by their `tool` literal) this endpoint's model is better off not offered."""
+    members = [
+        m
+        for m in step_members()
+        if (not answer_only or m is MessageToUser) and _literal_tool(m) not in without
+    ]
+    return {"anyOf": [_member_schema(member) for member in members]}
+
+
+def _literal_tool(member: type[BaseModel]) -> str:
+    args = typing.get_args(member.model_fields["tool"].annotation)
+    return str(args[0]) if args else ""
+
+
+def response_format(answer_only: bool = False, without: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The OpenAI-style `response_format` request field carrying the schema."""
+    schema = step_schema(answer_only, without)
+    return {"type": "json_schema", "json_schema": {"name": SCHEMA_NAME, "schema": schema}}
+
+
+def reply_token_budget() -> int:
+    """Tokens enough for the longest reply the schema allows (one token per character, the
+    worst case, plus the JSON around it), so an output cap at least this large never cuts a
+    reply in half."""
+    longest = 0
+    for member in step_members():
+        size = 0
+        for name, field in member.model_fields.items():
+            size += len(name) + 8
+            size += _text_cap(name, field.annotation) * _items_cap(field.annotation)
+        longest = max(longest, size)
+    return longest + 16
+
+
+def _member_schema(member: type[BaseModel]) -> dict[str, Any]:
+    properties = {
+        name: _field_schema(name, field.annotation) for name, field in member.model_fields.items()
+    }
+    required = [name for name, field in member.model_fields.items() if field.is_required()]
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def _field_schema(name: str, annotation: Any) -> dict[str, Any]:
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is Literal:
+        return {"const": args[0]} if len(args) == 1 else {"enum": list(args)}
+    if origin in (Union, types.UnionType):
+        present = [a for a in args if a is not type(None)]
+        alternatives = [_field_schema(name, a) for a in present]
+        if len(present) < len(args):
+            alternatives.append({"type": "null"})
+        return alternatives[0] if len(alternatives) == 1 else {"anyOf": alternatives}
+    if origin is list:
+        return {
+            "type": "array",
+            "items": _field_schema(name, args[0]),
+            "maxItems": MAX_LIST_ITEMS,
+        }
+    if annotation is str:
+        return {"type": "string", "maxLength": _text_cap(name, annotation)}
+    if annotation is int:
+        return {"type": "integer"}
+    if annotation is float:
+        return {"type": "number"}
+    if annotation is bool:
+        return {"type": "boolean"}
+    raise TypeError(f"MathChat field {name!r} has a type the schema does not cover: {annotation}")
+
+
+def _text_cap(name: str, annotation: Any) -> int:
+    """Characters a field may hold (0 for one that is not text)."""
+    if annotation is str:
+        return TEXT_CHARS.get(name, DEFAULT_TEXT_CHARS)
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is Literal:
+        return max(len(str(a)) for a in args)
+    if origin in (Union, types.UnionType, list):
+        return max(_text_cap(name, a) for a in args if a is not type(None))
+    return 12  # a number
+
+
+def _items_cap(annotation: Any) -> int:
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is list:
+        return MAX_LIST_ITEMS
+    if origin in (Union, types.UnionType):
+        return max(_items_cap(a) for a in args if a is not type(None))
+    return 1

@@ -1,0 +1,47 @@
+"""MathChat's reply schema comes from the generated union and fits the output cap."""
+
+from __future__ import annotations
+
+import typing
+
+from agent.llm.local.settings import LOCAL_SETTINGS
+from agent.llm.providers import Provider
+from agent.llm.step_schema import reply_token_budget, response_format, step_schema
+from baml_client import b
+
+
+def _tools(schema: dict) -> list[str]:
+    return [alt["properties"]["tool"]["const"] for alt in schema["anyOf"]]
+
+
+def test_every_member_of_the_union_is_one_closed_alternative() -> None:
+    members = typing.get_args(typing.get_type_hints(b.MathChat)["return"])
+    schema = step_schema()
+    assert len(schema["anyOf"]) == len(members)
+    for member, alternative in zip(members, schema["anyOf"], strict=True):
+        assert alternative["additionalProperties"] is False
+        assert set(alternative["properties"]) == set(member.model_fields)
+        required = {n for n, f in member.model_fields.items() if f.is_required()}
+        assert set(alternative["required"]) == required
+    assert "message_to_user" in _tools(schema) and "solve" in _tools(schema)
+
+
+def test_answer_only_and_hidden_tools() -> None:
+    assert _tools(step_schema(answer_only=True)) == ["message_to_user"]
+    assert "recall" not in _tools(step_schema(without=("recall",)))
+    assert response_format()["json_schema"]["schema"] == step_schema()
+
+
+def test_the_output_cap_cannot_cut_the_longest_allowed_reply() -> None:
+    assert reply_token_budget() <= LOCAL_SETTINGS.max_tokens
+
+
+def test_only_a_constrained_provider_sends_the_schema() -> None:
+    plain = Provider("custom", "http://127.0.0.1:9/v1", "m", None, "test")
+    assert plain.step_registry() is None
+    constrained = Provider(
+        "custom", "http://127.0.0.1:9/v1", "m", None, "test", constrained_steps=True
+    )
+    client = b.with_options(client_registry=constrained.step_registry(answer_only=True))
+    body = client.request.MathChat([]).body.json()
+    assert _tools(body["response_format"]["json_schema"]["schema"]) == ["message_to_user"]
