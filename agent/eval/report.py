@@ -167,7 +167,7 @@ def check_targets(rows: Sequence[SetFigures], default_strategy: str) -> list[Tar
 # measured when the gate was added (reference 4/5, single 21/22, sessions 6/12 dependent
 # turns with window), less one miss of noise, so a change that makes the
 # model answer worse fails CI. Below the targets (above); raise them as answers improve.
-CI_FLOORS = {"reference": 0.8, "single": 0.9, "sessions": 0.4}
+CI_FLOORS = {"reference": 0.6, "single": 0.9, "sessions": 0.4}
 
 
 def check_floors(

@@ -50,7 +50,7 @@ def test_reference_questions_on_the_local_model(monkeypatch: pytest.MonkeyPatch)
     assert derivative.ok, derivative.reply  # 4x + 4
     assert integrate.ok, f"'integrate this' was not asked back: {integrate.reply!r}"
     # Every answer is asserted through the CI floor: today the squares of the roots (9 and 4)
-    # are the one this model can miss (issue 11 is open), so at least 4 of 5 must be right.
+    # are the one this model can miss (issue 11 is open): the share right must reach the CI floor.
     right = sum(o.ok for o in outcomes)
     assert right / len(outcomes) >= CI_FLOORS["reference"], [o.why for o in outcomes]
     assert not any(o.invalid_reply_shown or o.tool_error_shown for o in outcomes)
