@@ -19,13 +19,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from agent.app.repl import run_supervised
 from agent.app.runtime import Runtime, RuntimeOptions, build_runtime, choose_strategy
 from agent.context.registry import STRATEGIES, make_strategy
 from agent.core.loop import Agent, TurnResult
 from agent.errors import AgentError
 from agent.eval.cases import SETS, EvalCase, load_set, subset
 from agent.eval.report import SetFigures, TargetCheck, check_floors, check_targets, figures
-from agent.eval.runner import TurnOutcome, run_cases
+from agent.eval.runner import TurnOutcome, TurnRunner, run_cases
 
 # Sessions are played once per strategy; these unless --strategy says otherwise.
 SESSION_STRATEGIES = ("none", "window", "ledger", "focus")
@@ -64,19 +65,12 @@ def _session_strategies(default_strategy: str) -> list[str]:
     return list(dict.fromkeys([*SESSION_STRATEGIES, default_strategy]))
 
 
-def supervised(runtime: Runtime, console: Console):
-    """A turn runner that restarts a dead embedded server and retries the turn once (as the
-    REPL does), saying so in one line."""
+def supervised(runtime: Runtime, console: Console) -> TurnRunner:
+    """The REPL's supervised turn: a dead embedded server is restarted, said in one line,
+    and the turn retried once."""
 
     def run(agent: Agent, text: str) -> TurnResult:
-        result = agent.run_turn(text)
-        if result.error is None:
-            return result
-        note = runtime.revive_local_server()
-        if note is None or runtime.local_server is None:
-            return result
-        console.print(note)
-        return agent.run_turn(text)
+        return run_supervised(runtime, text, console.print, agent=agent)
 
     return run
 

@@ -91,10 +91,13 @@ def run_supervised(
     on_tool: Callable[[ToolCall, ToolResultMessage], None] | None = None,
     on_cancel: Callable[[], None] | None = None,
     on_progress: ProgressObserver | None = None,
+    agent: Agent | None = None,
 ) -> TurnResult:
-    """A turn; when it failed because the embedded model's server died, the server is
-    restarted, the user told in one line (`notify`), and the turn (rolled back) retried once."""
-    result = run_turn_cancellable(runtime.agent, text, on_tool, on_cancel, on_progress)
+    """A turn of `agent` (default: the runtime's); when it failed because the embedded
+    model's server died, the server is restarted, the user told in one line (`notify`), and
+    the turn (rolled back) retried once."""
+    agent = agent if agent is not None else runtime.agent
+    result = run_turn_cancellable(agent, text, on_tool, on_cancel, on_progress)
     if result.error is None:
         return result
     note = runtime.revive_local_server()
@@ -103,7 +106,7 @@ def run_supervised(
     notify(note)
     if runtime.local_server is None:  # could not restart: the first failure stands
         return result
-    return run_turn_cancellable(runtime.agent, text, on_tool, on_cancel, on_progress)
+    return run_turn_cancellable(agent, text, on_tool, on_cancel, on_progress)
 
 
 class Repl:
