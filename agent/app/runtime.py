@@ -132,6 +132,7 @@ def build_runtime(options: RuntimeOptions) -> Runtime:
             max_tool_steps=options.max_tool_steps,
             compaction_enabled=options.compaction,
             verify_answers=provider.verify_answers,
+            check_tool_fit=provider.check_tool_fit,
         )
         if loaded is not None and loaded.strategy_state:
             agent.strategy.from_state(loaded.strategy_state)

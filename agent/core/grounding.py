@@ -43,19 +43,23 @@ def ungrounded_reason(step: ToolStep, context: list[Message]) -> str | None:
     )
 
 
-# A number as written in an answer: digits with an optional decimal part.
-_STATED_NUMBER = re.compile(r"(?<![A-Za-z_\d.])\d+(?:\.\d+)?")
+# A number as written in an answer: digits with an optional decimal part, not an exponent
+# (restating "x^3" states no result).
+_STATED_NUMBER = re.compile(r"(?<![A-Za-z_\d.^])(?<!\*\*)\d+(?:\.\d+)?")
+# "t³" as the user may type it: the same number as "t^3".
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
 
 def unverified_numbers(answer: str, context: list[Message]) -> list[str]:
-    """Numbers an answer states that neither the user nor any tool ever wrote.
+    """Numbers an answer states that no tool computed, no call used and the user never wrote.
 
     A small model often answers "the square of the roots" by itself (9 + 4 = 13) instead of
-    calling a tool; every number of a right answer comes from a tool result or the user's own
-    words, so a number from nowhere is the model's arithmetic. The loop then asks it once to
-    compute with a tool. Compared as written (7.0 and 7 differ), signs ignored."""
+    calling a tool; every number of a right answer comes from a tool result, the user's own
+    words, or the math of a call it made ("5r - 35 = 0" for "the roots of 5r - 35"), so a number
+    from nowhere else is the model's arithmetic. The loop then asks it once to compute with a
+    tool. Compared as written (7.0 and 7 differ), signs ignored."""
     said = " ".join(
-        to_chat(m).content for m in context if not isinstance(m, (ToolCall, AssistantMessage))
-    )
-    known = set(_STATED_NUMBER.findall(said))
+        to_chat(m).content for m in context if not isinstance(m, AssistantMessage)
+    ).translate(_SUPERSCRIPTS)
+    known = set(_NUMBER.findall(said))
     return list(dict.fromkeys(n for n in _STATED_NUMBER.findall(answer) if n not in known))

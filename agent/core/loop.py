@@ -22,6 +22,7 @@ from agent.core.plain_math import plain_math
 from agent.core.recall import recall
 from agent.core.session import Session
 from agent.core.tool_calls import run_tool, tool_arguments
+from agent.core.tool_fit import misfit_reason, request_words
 from agent.core.transcript import CompactionRecord, ErrorRecord
 from agent.errors import AgentError, TurnCancelled
 from agent.llm.model import MathModel, ProgressObserver, ToolStep
@@ -85,11 +86,15 @@ class Agent:
         on_checkpoint: CheckpointHook | None = None,
         tool_runner: ToolRunner = run_tool,
         verify_answers: bool = False,
+        check_tool_fit: bool = False,
     ) -> None:
         self.model = model
         # Ask the model once per turn to compute with a tool the numbers its answer states
         # that no tool computed (on for small models, which do arithmetic by themselves).
         self.verify_answers = verify_answers
+        # Question once a derivative or integral call that the request's words never asked
+        # for (and an evaluate call where they ask for one): small models mix tools up.
+        self.check_tool_fit = check_tool_fit
         self.strategy = strategy
         self.session = session if session is not None else Session()
         self.max_tool_steps = max_tool_steps
@@ -168,6 +173,7 @@ class Agent:
         on_progress: ProgressObserver | None,
     ) -> AssistantMessage:
         made: set[str] = set()
+        questioned: set[str] = set()
         answer_now = checked = False
         # Messages sent after the history for one step only (never kept): a request to compute
         # what the last answer stated without a tool.
@@ -208,6 +214,11 @@ class Agent:
                     break
                 answer_now = True
                 continue
+            misfit = self._misfit(call, user, result) if call.call_text not in questioned else None
+            if misfit is not None:  # once per call: the same call sent again runs
+                questioned.add(call.call_text)
+                follow_up = [call.to_chat(), ChatMessage(role=wire.USER, content=misfit)]
+                continue
             made.add(call.call_text)
             tool_result = self._run(call, step)
             self.session.append(call)
@@ -225,6 +236,13 @@ class Agent:
         )
         self.session.append(reply)
         return reply
+
+    def _misfit(self, call: ToolCall, user: UserMessage, result: TurnResult) -> str | None:
+        """Why `call` contradicts what the request asks, when that check is on."""
+        if not self.check_tool_fit:
+            return None
+        request = request_words(user, self.session.conversation())
+        return misfit_reason(call.tool, request, [c.tool for c, _ in result.tool_runs])
 
     def _unverified(self, reply: AssistantMessage) -> list[str]:
         """Numbers a finished answer states that no tool computed and the user never wrote."""

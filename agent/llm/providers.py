@@ -64,6 +64,9 @@ class Provider:
     # The agent asks once per turn for a tool to compute numbers an answer states that no tool
     # computed (agent.core.loop): small models do arithmetic by themselves, and get it wrong.
     verify_answers: bool = False
+    # It questions once a derivative or integral call the request never asked for
+    # (agent.core.tool_fit): small models pick tools by the look of the history.
+    check_tool_fit: bool = False
 
     @property
     def endpoint(self) -> str:
@@ -226,4 +229,5 @@ def local_provider(source: str, fallback: bool) -> Provider:
         constrained_steps=settings.constrained_steps,
         hidden_tools=settings.hidden_tools,
         verify_answers=True,
+        check_tool_fit=True,
     )

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from agent.context.registry import make_strategy
 from agent.context.strategies.none import NoCompaction
-from agent.core.grounding import ungrounded_reason
+from agent.core.grounding import ungrounded_reason, unverified_numbers
 from agent.core.loop import Agent
-from agent.messages import SummaryExchangeRecord, SummaryMessage, ToolCall, UserMessage
+from agent.messages import (
+    SummaryExchangeRecord,
+    SummaryMessage,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import as_step, ask_back, derivative, done, evaluate, solve
 
@@ -81,3 +87,20 @@ def test_a_result_kept_out_of_the_prompt_still_grounds_a_call() -> None:
     ((_, tool_result),) = result.tool_runs
     assert tool_result.ok and tool_result.text == "-6"
     assert "q^3" not in " ".join(m.content for m in model.seen[-2])  # the model never saw it
+
+
+def test_numbers_an_answer_computed_by_itself_are_unverified() -> None:
+    asked = UserMessage(text="what is the square of the roots")
+    result = ToolResultMessage(call_id="c1", tool="solve", ok=True, text="x = -3, x = -2")
+    answer = "The squares are 9 and 4, so 13."
+    assert unverified_numbers(answer, [asked, result]) == ["9", "4", "13"]
+
+
+def test_restated_math_is_not_an_unverified_number() -> None:
+    asked = UserMessage(text="for which t is 2t³ + 4t² - 38t = 40? and the roots of 5r - 35")
+    call = ToolCall(call_id="c1", tool="solve", arguments={"equation": "5r - 35 = 0"})
+    result = ToolResultMessage(call_id="c1", tool="solve", ok=True, text="r = 7")
+    answer = "2t^3 + 4t^2 - 38t = 40 has t = 9; 5r - 35 = 0 has r = 7."
+    # Only 9 came from nowhere: the exponents (typed as ³), the call's "= 0" and 7 did not.
+    assert unverified_numbers(answer, [asked, call, result]) == ["9"]
+    assert unverified_numbers("x**3 + x^2", [asked]) == []

@@ -106,6 +106,40 @@ def test_an_answer_with_numbers_no_tool_computed_is_checked_once() -> None:
     assert make_agent(quiet).run_turn("square -3 and -2").reply.text.endswith("13.")
 
 
+def test_a_tool_the_request_never_asked_for_is_questioned_once() -> None:
+    model = InProcessModel(
+        [
+            derivative("r^2", order=2),
+            evaluate("1^2, 2^2, 3^2"),
+            done("The squares are 1, 4 and 9."),
+        ]
+    )
+    agent = make_agent(model, check_tool_fit=True)
+    result = agent.run_turn("square each of them")
+    assert result.ok and result.reply.text == "The squares are 1, 4 and 9."
+    assert [call.tool for call, _ in result.tool_runs] == ["evaluate"]
+    # The model saw its own call and the question; neither is kept in the history.
+    assert model.seen[1][-2].content.startswith('{"tool": "derivative"')
+    assert "nothing in the request asks for a derivative" in model.seen[1][-1].content
+    assert [m.kind for m in agent.session.working] == [
+        "user",
+        "tool_call",
+        "tool_result",
+        "assistant",
+    ]
+
+
+def test_a_questioned_call_sent_again_runs() -> None:
+    model = InProcessModel([derivative("x^3"), derivative("x^3"), done("It is 3*x^2.")])
+    agent = make_agent(model, check_tool_fit=True)
+    result = agent.run_turn("and how about x^3")
+    assert result.ok and [call.tool for call, _ in result.tool_runs] == ["derivative"]
+    assert result.llm_calls == 3
+    # Off (the default for hosted models): the call runs at once.
+    trusting = InProcessModel([derivative("x^3"), done("It is 3*x^2.")])
+    assert make_agent(trusting).run_turn("and how about x^3").llm_calls == 2
+
+
 def test_latex_in_an_answer_is_written_plainly() -> None:
     model = InProcessModel([done(r"The roots are \(x = \frac{-5 \pm \sqrt{13}}{2}\).")])
     result = make_agent(model).run_turn("solve x^2 + 5x + 3 = 0")

@@ -1,0 +1,90 @@
+"""Questioning a tool call that the request's words never asked for (agent.core.tool_fit)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.core.tool_fit import misfit_reason, request_words
+from agent.messages import AssistantMessage, UserMessage
+
+ASKS_DERIVATIVE = [
+    "Find the derivative of: 2*x^2 + 4*x - 6",
+    "differentiate the polynomial of the equation before last",
+    "What is the third derivative of -3*d**3*g - 2*d**2 wrt g?",
+    "d/dx of x^3",
+    "what's f'(x) for f(x) = x^2",
+    "slope of x^3 at x = 2",
+    "where does it reach its minimum?",
+]
+ASKS_INTEGRAL = [
+    "integrate it from 0 to 1",
+    "Calculate the antiderivative of sin(x)",
+    "the area under x^2 between 0 and 2",
+    "∫ x dx",
+]
+ASKS_NEITHER = [
+    "square each of them",
+    "add them up",
+    "what's their product?",
+    "solve x^2 + 5x + 6 = 0",
+    "I'm Ana, by the way",
+    "Let g(t) = t^2 - 3. Give g(-2).",
+]
+
+
+@pytest.mark.parametrize("request_text", ASKS_NEITHER + ASKS_INTEGRAL)
+def test_a_derivative_call_nobody_asked_for_is_questioned(request_text: str) -> None:
+    reason = misfit_reason("derivative", request_text, [])
+    assert reason is not None and "asks for a derivative" in reason
+    assert "evaluate with at []" in reason  # what arithmetic on results is
+
+
+@pytest.mark.parametrize("request_text", ASKS_NEITHER + ASKS_DERIVATIVE)
+def test_an_integral_call_nobody_asked_for_is_questioned(request_text: str) -> None:
+    assert misfit_reason("integral", request_text, []) is not None
+
+
+@pytest.mark.parametrize("request_text", ASKS_DERIVATIVE)
+def test_a_derivative_request_takes_the_derivative_tool(request_text: str) -> None:
+    assert misfit_reason("derivative", request_text, []) is None
+
+
+@pytest.mark.parametrize("request_text", ASKS_INTEGRAL)
+def test_an_integral_request_takes_the_integral_tool(request_text: str) -> None:
+    assert misfit_reason("integral", request_text, []) is None
+
+
+@pytest.mark.parametrize("tool", ["solve", "evaluate"])
+@pytest.mark.parametrize("request_text", ASKS_NEITHER)
+def test_solve_and_evaluate_fit_any_other_request(tool: str, request_text: str) -> None:
+    assert misfit_reason(tool, request_text, []) is None
+
+
+def test_evaluate_instead_of_an_asked_derivative_is_questioned_until_the_derivative_ran() -> None:
+    text = "Find the second derivative of 3*d**2*f - 2*d wrt d."
+    reason = misfit_reason("evaluate", text, [])
+    assert reason is not None and "the derivative tool" in reason
+    # After the derivative ran, evaluating its result fits.
+    assert misfit_reason("evaluate", text, ["derivative"]) is None
+    # A derivative at a point is a derivative and then a value.
+    assert misfit_reason("evaluate", "the derivative of x^3 at x = 2", []) is None
+
+
+def test_an_answer_to_a_question_borrows_the_words_of_the_request() -> None:
+    asked = UserMessage(text="integrate this")
+    question = AssistantMessage(text="What should I integrate?", task_status="PROCESSING")
+    answer = UserMessage(text="x^2 + 1, from 0 to 1")
+    words = request_words(answer, [asked, question, answer])
+    assert misfit_reason("integral", words, []) is None
+    # A fresh request (the last reply completed its task) stands on its own words.
+    done = AssistantMessage(text="The integral is 4/3.", task_status="COMPLETED")
+    plain = UserMessage(text="square 3")
+    assert request_words(plain, [asked, done, plain]) == "square 3"
+
+
+def test_the_same_for_borrows_the_previous_request() -> None:
+    first = UserMessage(text="differentiate x^2 + 1")
+    done = AssistantMessage(text="2x", task_status="COMPLETED")
+    again = UserMessage(text="now the same for 3x^3")
+    words = request_words(again, [first, done, again])
+    assert misfit_reason("derivative", words, []) is None
