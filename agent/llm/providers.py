@@ -20,6 +20,9 @@ from dotenv import load_dotenv
 from agent.errors import AgentError
 
 CLIENT_NAME = "MathAgentLLM"
+# The client name for small models: MathChat's prompt adds an example chat for it (it helps a
+# 1.5B model, and a larger one does not need to pay for its tokens on every call).
+SMALL_MODEL_CLIENT_NAME = "SmallModelLLM"
 RETRY_POLICY = "MathAgentRetry"
 OPENROUTER_URL = "https://openrouter.ai/api/v1"
 OPENAI_URL = "https://api.openai.com/v1"
@@ -67,6 +70,8 @@ class Provider:
     # It questions once a derivative or integral call the request never asked for
     # (agent.core.tool_fit): small models pick tools by the look of the history.
     check_tool_fit: bool = False
+    # The prompt shows an example chat (see SMALL_MODEL_CLIENT_NAME).
+    small_model: bool = False
 
     @property
     def endpoint(self) -> str:
@@ -108,14 +113,15 @@ class Provider:
         options.update(extra_fields or {})
         # openai-generic sends "Bearer <key>" only when a key is set; local servers need none.
         options["api_key"] = self.api_key or ""
+        name = SMALL_MODEL_CLIENT_NAME if self.small_model else CLIENT_NAME
         registry = ClientRegistry()
         registry.add_llm_client(
-            CLIENT_NAME,
+            name,
             "openai-generic",
             options,
             retry_policy=RETRY_POLICY if self.retries else None,
         )
-        registry.set_primary(CLIENT_NAME)
+        registry.set_primary(name)
         return registry
 
 
@@ -230,4 +236,5 @@ def local_provider(source: str, fallback: bool) -> Provider:
         hidden_tools=settings.hidden_tools,
         verify_answers=True,
         check_tool_fit=True,
+        small_model=True,
     )

@@ -232,3 +232,19 @@ def test_the_local_provider_pins_llama_cpp_prompt_caching_on(local_ready: None) 
     assert body["cache_prompt"] is True  # sent with every request, whatever the build's default
     assert body["stream_options"] == {"include_usage": True}  # usage on streamed replies too
     assert body["max_tokens"] == LOCAL_SETTINGS.max_tokens
+
+
+def test_only_the_small_model_pays_for_the_example_chat(local_ready: None) -> None:
+    from baml_client import b
+    from baml_client.types import ChatMessage
+
+    local = dataclasses.replace(resolve_provider(), base_url="http://127.0.0.1:9/v1")
+    hosted = dataclasses.replace(local, name="custom", small_model=False)
+    history = [ChatMessage(role="user", content="hi")]
+
+    def system_prompt(provider) -> str:
+        client = b.with_options(client_registry=provider.client_registry())
+        return client.request.MathChat(history).body.json()["messages"][0]["content"]
+
+    assert "How a chat goes" in system_prompt(local)
+    assert "How a chat goes" not in system_prompt(hosted)

@@ -90,9 +90,10 @@ class GenerationSettings:
     # (7/22 single questions right with it, 21/22 without: it picked wrong tools and wrong
     # task statuses), while free replies almost always parse (0 repair rounds there).
     constrained_steps: bool = field(default_factory=lambda: _opt_in("MATH_AGENT_CONSTRAINED"))
-    # Offered recall, the 1.5B model calls it for any request, over and over (seen on the
-    # reference questions). Its default strategy shows every finished task of a session that
-    # fits its context anyway, so it is not offered the tool.
+    # Offered recall in a constrained schema, the 1.5B model called it for any request, over
+    # and over (seen on the reference questions), so the schema leaves it out. (Unconstrained,
+    # the prompt's generated schema still lists it: BAML renders the whole return union.) The
+    # default strategy shows every finished task that fits the context anyway.
     hidden_tools: tuple[str, ...] = ("recall",)
 
     def request_fields(self) -> dict[str, object]:
