@@ -18,7 +18,7 @@ from agent.messages import (
     UserMessage,
 )
 from agent.testing.in_process import InProcessModel
-from agent.testing.replies import ask_back, derivative, done, evaluate, solve, summary
+from agent.testing.replies import ask_back, derivative, done, evaluate, integral, solve, summary
 
 
 def make_agent(model: InProcessModel, strategy: str = "none", **kwargs) -> Agent:
@@ -259,3 +259,19 @@ def test_tool_messages_always_paired(status: str) -> None:
     calls = [m for m in agent.session.working if isinstance(m, ToolCall)]
     results = [m for m in agent.session.working if isinstance(m, ToolResultMessage)]
     assert [c.call_id for c in calls] == [r.call_id for r in results]
+
+
+def test_an_answer_to_a_question_keeps_the_words_of_the_request() -> None:
+    model = InProcessModel(
+        [
+            ask_back("What should I integrate?"),
+            integral("x^2", "0", "1"),
+            done("It is 1/3."),
+        ]
+    )
+    agent = make_agent(model, check_tool_fit=True)
+    agent.run_turn("integrate this")
+    result = agent.run_turn("x^2 from 0 to 1")
+    # "integrate" came in the question's turn: the integral call runs without being questioned.
+    assert result.ok and [call.tool for call, _ in result.tool_runs] == ["integral"]
+    assert result.llm_calls == 2
