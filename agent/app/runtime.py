@@ -131,8 +131,8 @@ def build_runtime(options: RuntimeOptions) -> Runtime:
             session=loaded.session if loaded else None,
             max_tool_steps=options.max_tool_steps,
             compaction_enabled=options.compaction,
-            verify_answers=provider.verify_answers,
-            check_tool_fit=provider.check_tool_fit,
+            verify_answers=provider.small_model,
+            check_tool_fit=provider.small_model,
         )
         if loaded is not None and loaded.strategy_state:
             agent.strategy.from_state(loaded.strategy_state)

@@ -64,13 +64,10 @@ class Provider:
     constrained_steps: bool = False
     # Tools left out of that schema (by their `tool` literal): the model cannot call them.
     hidden_tools: tuple[str, ...] = ()
-    # The agent asks once per turn for a tool to compute numbers an answer states that no tool
-    # computed (agent.core.loop): small models do arithmetic by themselves, and get it wrong.
-    verify_answers: bool = False
-    # It questions once a derivative or integral call the request never asked for
-    # (agent.core.tool_fit): small models pick tools by the look of the history.
-    check_tool_fit: bool = False
-    # The prompt shows an example chat (see SMALL_MODEL_CLIENT_NAME).
+    # A small model (the embedded 1.5B one): the prompt shows it an example chat (see
+    # SMALL_MODEL_CLIENT_NAME), and the agent double-checks it (agent.core.loop): it asks once
+    # for a tool to compute numbers an answer states that no tool computed, and questions once
+    # a derivative or integral call the request never asked for (agent.core.tool_fit).
     small_model: bool = False
 
     @property
@@ -234,7 +231,5 @@ def local_provider(source: str, fallback: bool) -> Provider:
         request_fields=settings.request_fields(),
         constrained_steps=settings.constrained_steps,
         hidden_tools=settings.hidden_tools,
-        verify_answers=True,
-        check_tool_fit=True,
         small_model=True,
     )
