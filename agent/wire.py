@@ -108,3 +108,19 @@ FOCUS_FOOTER = (
 def ledger_line(number: int, question: str, answer: str) -> str:
     """`#4 solve x^2 - x - 6 = 0 -> x = -2, x = 3`."""
     return f"#{number} {question}{SUMMARY_ARROW}{answer}"
+
+
+# Small models see the equations solved so far in front of the open request (never stored;
+# `agent.core.equation_index`): a header, one labelled line per equation, then the request.
+EQUATION_INDEX_HEADER = "(Equations solved earlier in this chat, first to last:"
+EQUATION_INDEX_FOOTER = ")"
+
+
+def equation_index_line(label: str, equation: str, roots: str) -> str:
+    """`- first; quadratic in x: x^2 + 5x + 6 = 0 -> x = -3, x = -2`."""
+    return f"- {label}: {equation}{SUMMARY_ARROW}{roots}"
+
+
+def with_equation_index(index: str, request: str) -> str:
+    """The open request as a small model is shown it: the index, then the request."""
+    return f"{index}{EQUATION_INDEX_FOOTER}\n{request}"

@@ -8,7 +8,8 @@ valid only under a condition (``∫_0^oo e^(-a x) dx = 1/a`` when ``a > 0``) sta
 Variables are complex by default (as SymPy's are); when that leaves ``|x|`` or ``sign(x)``
 underived or unintegrated, the tool retries with the variable declared real and says
 "(for real x)". The integral tool also accepts ``∫ x^2 dx`` and ``x^2 dx``: the trailing
-differential names the variable instead of reading as ``d*x``. A definition (``g(t) = ...``,
+differential names the variable instead of reading as ``d*x``; bounds written on the sign
+(``∫_0^1``, ``\\int_{0}^{1}``, ``int_0^1``) make it definite. A definition (``g(t) = ...``,
 "Let g(t) = ... .") is read by ``tools.function_notation`` and its variable is the default one.
 """
 
@@ -30,6 +31,32 @@ _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _DIFFERENTIAL = re.compile(
     r"(?s)(?P<body>.*?\S)(?:\s+|\s*\*\s*|(?<=\)))d(?P<var>[A-Za-z]\w*|[^\x00-\x7f])"
 )
+
+
+# A leading integral sign with bounds, as models write one: ∫_0^1, \int_{0}^{1}, int_0^1.
+_BOUND = r"\{[^{}]*\}|[-+]?[\w.]+"
+_INTEGRAL_SIGN = re.compile(
+    rf"\s*(?:∫|\\int|int(?=\s*_))\s*(?:_\s*(?P<lower>{_BOUND})\s*\^\s*(?P<upper>{_BOUND}))?"
+)
+
+_LATEX_SPACE = re.compile(r"\\[,;:! ]")
+
+
+def _split_integral_sign(text: object) -> tuple[object, str | None, str | None]:
+    """``∫_0^1 (4x + 4) dx`` -> ``(4x + 4) dx`` and its bounds "0" and "1" (None without).
+
+    Without this, ``int_0^1 (4x+4) dx`` read as a product with a symbol named int_0.
+    """
+    if not isinstance(text, str):
+        return text, None, None
+    match = _INTEGRAL_SIGN.match(text)
+    if match is None or not text[match.end() :].strip():
+        return text, None, None
+    if match.group("lower") is None and match.group().strip().startswith("int"):
+        return text, None, None  # "int" is a sign only with bounds: int_0 may be a name
+    lower, upper = (match.group(k) for k in ("lower", "upper"))
+    body = _LATEX_SPACE.sub(" ", text[match.end() :]).strip()  # \int x \, dx
+    return body, *(b.strip("{}").strip() if b else None for b in (lower, upper))
 
 
 def _as_real(expr: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, sp.Symbol]:
@@ -108,6 +135,15 @@ def integral(
     upper: object = None,
 ) -> ToolResult:
     """Antiderivative (``+ C``) or definite integral from ``lower`` to ``upper``."""
+    expression, sign_lower, sign_upper = _split_integral_sign(expression)
+    if sign_lower is not None:
+        if lower is None and upper is None:
+            lower, upper = sign_lower, sign_upper
+        elif (str(lower).strip(), str(upper).strip()) != (sign_lower, sign_upper):
+            raise ToolError(
+                f"The integral sign says from {sign_lower} to {sign_upper} but the bounds say "
+                f"from {lower} to {upper}: give the bounds once."
+            )
     expression, differential = _split_differential(expression, read_variable(variable))
     name = differential
     if (lower is None) != (upper is None):

@@ -83,8 +83,7 @@ def play(plans: list[Plan], runtime: Runtime, console: Console) -> list[TurnOutc
             model,
             make_strategy(strategy),
             max_tool_steps=runtime.agent.max_tool_steps,
-            verify_answers=runtime.agent.verify_answers,
-            check_tool_fit=runtime.agent.check_tool_fit,
+            aids=runtime.agent.aids,
         )
 
     outcomes: list[TurnOutcome] = []

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.context.registry import DEFAULT_STRATEGY, make_strategy
-from agent.core.loop import DEFAULT_MAX_TOOL_STEPS, Agent
+from agent.core.loop import DEFAULT_MAX_TOOL_STEPS, Agent, SmallModelAids
 from agent.errors import AgentError
 from agent.llm import providers
 from agent.llm.model import BamlMathModel
@@ -131,8 +131,7 @@ def build_runtime(options: RuntimeOptions) -> Runtime:
             session=loaded.session if loaded else None,
             max_tool_steps=options.max_tool_steps,
             compaction_enabled=options.compaction,
-            verify_answers=provider.small_model,
-            check_tool_fit=provider.small_model,
+            aids=SmallModelAids.every() if provider.small_model else SmallModelAids(),
         )
         if loaded is not None and loaded.strategy_state:
             agent.strategy.from_state(loaded.strategy_state)

@@ -17,6 +17,7 @@ from baml_py import AbortController
 
 from agent import wire
 from agent.context.base import Compaction, CompactionInput, ContextStrategy, Trigger
+from agent.core.equation_index import equation_index
 from agent.core.grounding import ungrounded_reason, unverified_numbers
 from agent.core.plain_math import plain_math
 from agent.core.recall import recall
@@ -26,7 +27,14 @@ from agent.core.tool_fit import misfit_reason, request_words
 from agent.core.transcript import CompactionRecord, ErrorRecord
 from agent.errors import AgentError, TurnCancelled
 from agent.llm.model import MathModel, ProgressObserver, ToolStep
-from agent.messages import AssistantMessage, ToolCall, ToolResultMessage, UserMessage, to_chat_list
+from agent.messages import (
+    AssistantMessage,
+    Message,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+    to_chat_list,
+)
 from baml_client.types import ChatMessage, MessageToUser, TaskRecall
 from tools import ToolResult
 
@@ -75,6 +83,38 @@ ToolRunner = Callable[[ToolStep], ToolResult]
 CheckpointHook = Callable[[bool], None]
 
 
+@dataclass(frozen=True)
+class SmallModelAids:
+    """What the loop adds for a model too small to be trusted alone (a 1.5B one); all off
+    for hosted models, which pay for none of it."""
+
+    # Ask once per turn to compute with a tool the numbers an answer states that no tool
+    # computed: small models do arithmetic by themselves.
+    verify_answers: bool = False
+    # Question once a derivative or integral call the request's words never asked for (and
+    # an evaluate call where they ask for one): small models mix tools up.
+    check_tool_fit: bool = False
+    # Show the equations solved so far, labelled first/last/cubic, with the request: small
+    # models cannot count back through a long history ("the first equation").
+    index_equations: bool = False
+
+    @classmethod
+    def every(cls) -> SmallModelAids:
+        return cls(verify_answers=True, check_tool_fit=True, index_equations=True)
+
+
+def _with_index(context: list[Message], user: UserMessage, index: str | None) -> list[ChatMessage]:
+    """The context rendered for the model, the open request shown after `index` (if any)."""
+    chat = to_chat_list(context)
+    if index is None:
+        return chat
+    for position, message in enumerate(context):
+        if message is user:
+            text = wire.with_equation_index(index, user.text)
+            chat[position] = ChatMessage(role=wire.USER, content=text)
+    return chat
+
+
 class Agent:
     def __init__(
         self,
@@ -85,16 +125,10 @@ class Agent:
         compaction_enabled: bool = True,
         on_checkpoint: CheckpointHook | None = None,
         tool_runner: ToolRunner = run_tool,
-        verify_answers: bool = False,
-        check_tool_fit: bool = False,
+        aids: SmallModelAids = SmallModelAids(),
     ) -> None:
         self.model = model
-        # Ask the model once per turn to compute with a tool the numbers its answer states
-        # that no tool computed (on for small models, which do arithmetic by themselves).
-        self.verify_answers = verify_answers
-        # Question once a derivative or integral call that the request's words never asked
-        # for (and an evaluate call where they ask for one): small models mix tools up.
-        self.check_tool_fit = check_tool_fit
+        self.aids = aids
         self.strategy = strategy
         self.session = session if session is not None else Session()
         self.max_tool_steps = max_tool_steps
@@ -178,11 +212,17 @@ class Agent:
         # Messages sent after the history for one step only (never kept): a request to compute
         # what the last answer stated without a tool.
         follow_up: list[ChatMessage] = []
+        # Built once per turn, so every call of the turn shares the prompt up to the request.
+        index = (
+            equation_index(self.session.conversation(), user.text)
+            if self.aids.index_equations
+            else None
+        )
         while len(result.tool_runs) < self.max_tool_steps:
             if cancel.cancelled:
                 raise TurnCancelled()
             context = self.strategy.view(self.session.working, user)
-            chat = to_chat_list(context) + follow_up
+            chat = _with_index(context, user, index) + follow_up
             step = self.model.next_step(
                 chat, cancel.abort_controller, on_progress, answer_only=answer_now
             )
@@ -194,7 +234,7 @@ class Agent:
                 reply = AssistantMessage(
                     text=plain_math(step.response), task_status=step.task_status
                 )
-                stated = [] if checked or not self.verify_answers else self._unverified(reply)
+                stated = [] if checked or not self.aids.verify_answers else self._unverified(reply)
                 checked = True
                 if stated:  # once per turn: compute it with a tool (tools allowed again)
                     request = ChatMessage(role=wire.USER, content=wire.unverified_request(stated))
@@ -239,7 +279,7 @@ class Agent:
 
     def _misfit(self, call: ToolCall, user: UserMessage, result: TurnResult) -> str | None:
         """Why `call` contradicts what the request asks, when that check is on."""
-        if not self.check_tool_fit:
+        if not self.aids.check_tool_fit:
             return None
         request = request_words(user, self.session.conversation())
         return misfit_reason(call.tool, request, [c.tool for c, _ in result.tool_runs])

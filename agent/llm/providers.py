@@ -65,9 +65,8 @@ class Provider:
     # Tools left out of that schema (by their `tool` literal): the model cannot call them.
     hidden_tools: tuple[str, ...] = ()
     # A small model (the embedded 1.5B one): the prompt shows it an example chat (see
-    # SMALL_MODEL_CLIENT_NAME), and the agent double-checks it (agent.core.loop): it asks once
-    # for a tool to compute numbers an answer states that no tool computed, and questions once
-    # a derivative or integral call the request never asked for (agent.core.tool_fit).
+    # SMALL_MODEL_CLIENT_NAME), and the agent turns on every `SmallModelAids` of its loop
+    # (agent.core.loop): checks on its answers and tool calls, and the index of solved equations.
     small_model: bool = False
 
     @property

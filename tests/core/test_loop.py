@@ -7,7 +7,7 @@ import pytest
 from agent import wire
 from agent.context.registry import make_strategy
 from agent.context.tasks import unpaired_tool_messages
-from agent.core.loop import Agent, CancelToken
+from agent.core.loop import Agent, CancelToken, SmallModelAids
 from agent.core.transcript import CompactionRecord, ErrorRecord
 from agent.errors import AgentError
 from agent.messages import (
@@ -91,7 +91,7 @@ def test_an_answer_with_numbers_no_tool_computed_is_checked_once() -> None:
             done("The squares are 9 and 4."),
         ]
     )
-    agent = make_agent(model, verify_answers=True)
+    agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
     result = agent.run_turn("square -3 and -2")
     assert result.ok and result.reply.text == "The squares are 9 and 4."
     assert "No tool computed 9, 4, 13" in model.seen[1][-1].content
@@ -114,7 +114,7 @@ def test_a_tool_the_request_never_asked_for_is_questioned_once() -> None:
             done("The squares are 1, 4 and 9."),
         ]
     )
-    agent = make_agent(model, check_tool_fit=True)
+    agent = make_agent(model, aids=SmallModelAids(check_tool_fit=True))
     result = agent.run_turn("square each of them")
     assert result.ok and result.reply.text == "The squares are 1, 4 and 9."
     assert [call.tool for call, _ in result.tool_runs] == ["evaluate"]
@@ -131,7 +131,7 @@ def test_a_tool_the_request_never_asked_for_is_questioned_once() -> None:
 
 def test_a_questioned_call_sent_again_runs() -> None:
     model = InProcessModel([derivative("x^3"), derivative("x^3"), done("It is 3*x^2.")])
-    agent = make_agent(model, check_tool_fit=True)
+    agent = make_agent(model, aids=SmallModelAids(check_tool_fit=True))
     result = agent.run_turn("and how about x^3")
     assert result.ok and [call.tool for call, _ in result.tool_runs] == ["derivative"]
     assert result.llm_calls == 3
@@ -269,9 +269,44 @@ def test_an_answer_to_a_question_keeps_the_words_of_the_request() -> None:
             done("It is 1/3."),
         ]
     )
-    agent = make_agent(model, check_tool_fit=True)
+    agent = make_agent(model, aids=SmallModelAids(check_tool_fit=True))
     agent.run_turn("integrate this")
     result = agent.run_turn("x^2 from 0 to 1")
     # "integrate" came in the question's turn: the integral call runs without being questioned.
     assert result.ok and [call.tool for call, _ in result.tool_runs] == ["integral"]
     assert result.llm_calls == 2
+
+
+def test_small_models_see_the_solved_equations_with_the_request_never_stored() -> None:
+    model = InProcessModel(
+        [
+            solve("x^2 - 1 = 0"),
+            done("The roots are x = -1 and x = 1."),
+            derivative("x^3"),
+            done("It is 3x^2."),
+            evaluate("(-1) + 1"),
+            done("Their sum is 0."),
+        ]
+    )
+    agent = make_agent(model, aids=SmallModelAids(index_equations=True))
+    agent.run_turn("solve x^2 - 1 = 0")
+    agent.run_turn("differentiate x^3")
+    # Nothing solved before the first turn; the second names no earlier task: shown as typed.
+    assert model.seen[0][-1].content == "solve x^2 - 1 = 0"
+    assert model.seen[2][-1].content == "differentiate x^3"
+    agent.run_turn("add the roots of the first equation")
+    shown = model.seen[4][-1].content
+    assert shown.startswith(wire.EQUATION_INDEX_HEADER)
+    assert "- first, the only one; quadratic in x: x^2 - 1 = 0 -> x = -1, x = 1" in shown
+    assert shown.endswith(")\nadd the roots of the first equation")
+    # Every call of the turn is shown the same request (one prompt prefix for the cache) ...
+    assert model.seen[5][-3].content == shown
+    # ... and the history keeps the request as the user typed it.
+    stored = agent.session.working[8]
+    assert isinstance(stored, UserMessage) and stored.text == "add the roots of the first equation"
+    # Off (the default for hosted models): the request is shown as typed.
+    plain = InProcessModel([solve("x^2 - 1 = 0"), done("x = ±1"), done("3x^2"), done("0")])
+    quiet = make_agent(plain)
+    for text in ("solve x^2 - 1 = 0", "differentiate x^3", "add the roots of the first equation"):
+        quiet.run_turn(text)
+    assert plain.seen[-1][-1].content == "add the roots of the first equation"

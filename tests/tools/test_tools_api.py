@@ -226,6 +226,27 @@ def test_integral_differential_notation() -> None:
     assert tools.integral("e^(-t) dt", None, 0, "oo").value == 1
 
 
+@pytest.mark.parametrize(
+    "written",
+    [
+        "int_0^1 (4x+4) dx",
+        "∫_0^1 (4x + 4) dx",
+        r"\int_{0}^{1} 4x + 4 \, dx",
+        "int_{0}^{1}(4*x+4)dx",
+    ],
+)
+def test_an_integral_sign_with_bounds_is_a_definite_integral(written: str) -> None:
+    # A model's way of writing it; int_0 once read as a symbol: "6*int_0".
+    assert tools.integral(written).value == 6
+    assert tools.integral(written, None, "0", "1").value == 6
+    disagreeing = tools.integral(written, None, "0", "2")
+    assert not disagreeing.ok and "give the bounds once" in disagreeing.text
+
+
+def test_int_without_bounds_stays_a_name() -> None:
+    assert "int_0" in tools.integral("int_0 * x").text
+
+
 def test_real_variable_retry() -> None:
     result = tools.derivative("|x|")
     assert result.ok and result.value == sp.sign(x) and "(for real x)" in result.text

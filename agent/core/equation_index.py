@@ -1,0 +1,135 @@
+"""The equations a chat has solved, labelled by position and kind, shown with the request.
+
+Why: a 1.5B model reads "the roots of the first equation", "the polynomial of the equation
+before last" or "f(4) for the cubic from before" against a long history of raw tool calls and
+picks the wrong one, or lists every root of the chat for "what were the roots again?" (on the
+full `sessions` eval set, 28 of its 35 misses). Counting back through the history is what it
+cannot do; matching "first", "before last" or "cubic" to a line labelled so, it can. This is
+presentation, not interpretation: every solved equation is listed, whatever the request says,
+and the model decides what the request means.
+
+It is shown only with a request that names an earlier task by position ("the first
+equation", "before last", "two questions back", read by `agent.context.references`, the
+ledger's reader) other than the previous one, or names an equation by the kind the index
+labels ("the cubic"). Measured on the full `sessions` set, shown with every request it fixed
+16 such turns and broke 18 others: "evaluate that", "add them up", "differentiate it" mean the
+latest result, and a list of equations next to them drew the model away from it. It also costs
+seconds: the request it is shown with differs from the one stored, so the next turn re-reads
+from there (p50 7.7 s -> 11.5 s per turn when shown every time).
+
+The index is built from the whole conversation (the transcript: what a strategy folded away
+too), once per turn, and added in front of the open request in what the model is shown; it is
+never stored. Built once per turn, it keeps every call of the turn on the same prompt prefix.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import sympy as sp
+
+from agent import wire
+from agent.context.references import by_kind_ordinal, by_position
+from agent.core.recall import finished_lines
+from agent.messages import Message, ToolCall, ToolResultMessage
+from tools.errors import ToolError
+from tools.parsing import parse
+
+# An index longer than this keeps the latest equations (a long session solves many).
+MAX_EQUATIONS = 8
+# Root lists beyond this are cut: the index names the equation, the tool result has the rest.
+MAX_ROOTS_CHARS = 120
+_KINDS = {1: "linear", 2: "quadratic", 3: "cubic", 4: "quartic", 5: "quintic"}
+_WORDS = re.compile(r"[a-z]+")
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+@dataclass(frozen=True)
+class SolvedEquation:
+    """One successful `solve` call: the equation as sent, its variable, the tool's roots."""
+
+    equation: str
+    variable: str | None
+    roots: str
+
+    @property
+    def kind(self) -> str | None:
+        """ "quadratic in x" for a polynomial equation, None when that cannot be told."""
+        try:
+            parsed = parse(self.equation, what="The equation")
+        except (ToolError, ValueError, TypeError, RecursionError):
+            return None
+        expr = parsed.lhs - (parsed.rhs if parsed.rhs is not None else sp.S.Zero)
+        symbols = expr.free_symbols
+        if self.variable:
+            chosen = [s for s in symbols if s.name == self.variable]
+        else:  # the tool picks the only letter; with several, this does not guess which
+            chosen = list(symbols) if len(symbols) == 1 else []
+        if not chosen:
+            return None
+        var = chosen[0]
+        if not expr.is_polynomial(var):
+            return None
+        degree = sp.Poly(expr, var).degree()
+        name = _KINDS.get(degree, f"degree {degree}")
+        return f"{name} in {var.name}"
+
+
+def solved_equations(conversation: list[Message]) -> list[SolvedEquation]:
+    """Every equation `solve` answered in `conversation`, first to last, each once."""
+    calls = {m.call_id: m for m in conversation if isinstance(m, ToolCall) and m.tool == "solve"}
+    found: list[SolvedEquation] = []
+    seen: set[str] = set()
+    for message in conversation:
+        if not (isinstance(message, ToolResultMessage) and message.ok):
+            continue
+        call = calls.get(message.call_id)
+        equation = str(call.arguments.get("equation") or "").strip() if call else ""
+        if not equation or " ".join(equation.split()) in seen:
+            continue
+        seen.add(" ".join(equation.split()))
+        variable = call.arguments.get("variable") if call else None
+        roots = message.text if len(message.text) <= MAX_ROOTS_CHARS else "(see the tool result)"
+        found.append(SolvedEquation(equation, str(variable) if variable else None, roots))
+    return found
+
+
+def _position(index: int, count: int) -> str:
+    """ "first", "second, before last", "third, last": every word that points at it."""
+    words = [_ORDINALS[index] if index < len(_ORDINALS) else f"#{index + 1}"]
+    if count > 1 and index == count - 2:
+        words.append("before last")
+    if index == count - 1:
+        words.append("last" if count > 1 else "the only one")
+    return ", ".join(words)
+
+
+def names_an_earlier_task(request: str, conversation: list[Message]) -> bool:
+    """Does `request` name a finished task other than the previous one by its position?"""
+    lines = finished_lines(conversation)
+    current = len(lines) + 1
+    named = by_position(request, current) | by_kind_ordinal(request, lines)
+    return bool(named - {current - 1})
+
+
+def equation_index(conversation: list[Message], request: str) -> str | None:
+    """The note shown with `request`: None before any equation is solved, and for a request
+    that names no earlier task by position and no equation by its kind."""
+    equations = solved_equations(conversation)
+    if not equations:
+        return None
+    kinds = [eq.kind for eq in equations]
+    words = set(_WORDS.findall(request.lower()))
+    names_a_kind = any(kind and kind.split(" in ")[0] in words for kind in kinds)
+    if not names_a_kind and not names_an_earlier_task(request, conversation):
+        return None
+    shown = len(equations) - MAX_EQUATIONS
+    lines = [
+        wire.equation_index_line(
+            _position(i, len(equations)) + (f"; {kind}" if kind else ""), eq.equation, eq.roots
+        )
+        for i, (eq, kind) in enumerate(zip(equations, kinds, strict=True))
+        if i >= shown
+    ]
+    return "\n".join([wire.EQUATION_INDEX_HEADER, *lines])
