@@ -163,11 +163,13 @@ def check_targets(rows: Sequence[SetFigures], default_strategy: str) -> list[Tar
     return checks
 
 
-# What CI's subset (`math-agent eval --subset ci`) must keep on the embedded model: the floor
-# measured when the gate was added (reference 4/5, single 21/22, sessions 6/12 dependent
-# turns with window), less one miss of noise, so a change that makes the
-# model answer worse fails CI. Below the targets (above); raise them as answers improve.
-CI_FLOORS = {"reference": 0.6, "single": 0.9, "sessions": 0.4}
+# What CI's subset (`math-agent eval --subset ci`) must keep on the embedded model. Measured
+# with the equation index (2026-11-24): reference 5/5, single 22/22, sessions 11/12 dependent
+# turns with window; in earlier runs of the same subset the reference set lost one answer now
+# and then and sessions scored 8-9/12 (greedy decoding still varies between runs). The floors
+# allow that much noise: one reference miss, one single miss, four session misses, so a change
+# that makes the model answer worse fails CI. Below the targets (above).
+CI_FLOORS = {"reference": 0.8, "single": 0.95, "sessions": 0.65}
 
 
 def check_floors(
