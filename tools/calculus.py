@@ -50,7 +50,7 @@ def _split_integral_sign(text: object) -> tuple[object, str | None, str | None]:
     if not isinstance(text, str):
         return text, None, None
     match = _INTEGRAL_SIGN.match(text)
-    if match is None or not text[match.end() :].strip():
+    if match is None:
         return text, None, None
     if match.group("lower") is None and match.group().strip().startswith("int"):
         return text, None, None  # "int" is a sign only with bounds: int_0 may be a name
@@ -66,15 +66,14 @@ def _as_real(expr: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, sp.Symbol]:
 
 
 def _split_differential(text: object, name: str | None) -> tuple[object, str | None]:
-    """``∫ x^2 dx`` or ``x^2 dx``: drop the ``∫`` and the trailing ``dx``, which names the variable.
+    """``x^2 dx``: drop the trailing ``dx``, which names the variable (the integral sign
+    before it is `_split_integral_sign`'s).
 
     Without this, ``x^2 dx`` would silently read as ``x^2*d*x``.
     """
     if not isinstance(text, str):
         return text, name
     body = text.strip()
-    if body.startswith("∫"):
-        body = body[1:].strip()
     match = _DIFFERENTIAL.fullmatch(body)
     if match:
         raw = match.group("var")

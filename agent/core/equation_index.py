@@ -35,6 +35,7 @@ from agent.context.references import by_kind_ordinal, by_position
 from agent.core.recall import finished_lines
 from agent.messages import Message, ToolCall, ToolResultMessage
 from tools.errors import ToolError
+from tools.inputs import choose_variable, keep, read_variable
 from tools.parsing import parse
 
 # An index longer than this keeps the latest equations (a long session solves many).
@@ -58,19 +59,15 @@ class SolvedEquation:
     def kind(self) -> str | None:
         """The polynomial kind, e.g. "quadratic in x"; None when that cannot be told (the
         parser bounds exponents, so the degree is cheap to find)."""
-        try:
-            parsed = parse(self.equation, what="The equation")
+        try:  # read as the solve tool reads it
+            name = read_variable(self.variable)
+            parsed = parse(self.equation, keep(name), "The equation")
+            expr = parsed.lhs - (parsed.rhs if parsed.rhs is not None else sp.S.Zero)
+            var = choose_variable(expr.free_symbols, name, "solve for", "equation")
         except (ToolError, ValueError, TypeError, RecursionError):
+            return None  # with several letters and none named, this does not guess which
+        if var is None or var not in expr.free_symbols:
             return None
-        expr = parsed.lhs - (parsed.rhs if parsed.rhs is not None else sp.S.Zero)
-        symbols = expr.free_symbols
-        if self.variable:
-            chosen = [s for s in symbols if s.name == self.variable]
-        else:  # the tool picks the only letter; with several, this does not guess which
-            chosen = list(symbols) if len(symbols) == 1 else []
-        if not chosen:
-            return None
-        var = chosen[0]
         if not expr.is_polynomial(var):
             return None
         degree = sp.Poly(expr, var).degree()
