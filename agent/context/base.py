@@ -38,6 +38,11 @@ class CompactionInput:
     working: list[Message]
     trigger: Trigger
     model: MathModel
+    # After a turn, leave the latest finished task as it happened (request, tool calls and
+    # results, answer) and fold only the ones before it: a small model answers "add them up"
+    # from the raw task, not from its one-line fold. Strategies that fold structurally honour
+    # it; a manual `/compact` folds everything.
+    keep_latest_task: bool = False
 
 
 class ContextStrategy(ABC):

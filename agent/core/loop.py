@@ -97,10 +97,15 @@ class SmallModelAids:
     # Show the equations solved so far, labelled first/last/cubic, with the request: small
     # models cannot count back through a long history ("the first equation").
     index_equations: bool = False
+    # Fold every finished task but the latest after a turn: small models answer "add them
+    # up" from the task as it happened, and miss it in its one-line fold.
+    keep_latest_task: bool = False
 
     @classmethod
     def every(cls) -> SmallModelAids:
-        return cls(verify_answers=True, check_tool_fit=True, index_equations=True)
+        return cls(
+            verify_answers=True, check_tool_fit=True, index_equations=True, keep_latest_task=True
+        )
 
 
 def _with_index(context: list[Message], user: UserMessage, index: str | None) -> list[ChatMessage]:
@@ -311,7 +316,10 @@ class Agent:
         try:
             decision = self.strategy.compact(
                 CompactionInput(
-                    working=list(self.session.working), trigger=trigger, model=self.model
+                    working=list(self.session.working),
+                    trigger=trigger,
+                    model=self.model,
+                    keep_latest_task=self.aids.keep_latest_task,
                 )
             )
         except Exception as exc:  # a faulty strategy keeps the history, never ends the turn

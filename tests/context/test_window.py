@@ -9,6 +9,9 @@ from agent.accounting.prompt_meter import meter
 from agent.context.base import CompactionInput
 from agent.context.common import history_texts
 from agent.context.math_facts import missing_facts
+from agent.context.strategies.focus import FocusStrategy
+from agent.context.strategies.ledger import LedgerStrategy
+from agent.context.strategies.structural import StructuralStrategy
 from agent.context.strategies.window import WindowStrategy
 from agent.context.tasks import split_history
 from agent.messages import (
@@ -63,3 +66,51 @@ def test_never_inside_an_open_task_and_manual_folds_at_any_size() -> None:
 def test_the_size_must_be_positive() -> None:
     with pytest.raises(ValueError):
         WindowStrategy(fold_at_tokens=0)
+
+
+@pytest.mark.parametrize("strategy", [LedgerStrategy, FocusStrategy, StructuralStrategy])
+def test_keeping_the_latest_task_folds_every_one_before_it(strategy: type) -> None:
+    latest = task(4)
+    working = task(2) + task(3) + latest
+    request = CompactionInput(working, "turn_end", InProcessModel(), keep_latest_task=True)
+    decision = strategy().compact(request)
+    assert decision.working is not None and not decision.failed
+    summary, *rest = decision.working
+    assert isinstance(summary, SummaryMessage) and len(summary.exchanges) == 2
+    assert rest == latest
+    # The ledger still numbers the raw task as the third: the view shows lines 1-2, then it.
+    view = strategy().view(decision.working, UserMessage(text="add them up"))
+    assert view[-len(rest) :] == rest
+
+
+def test_keeping_the_latest_task_alone_is_no_fold_and_manual_folds_it_too() -> None:
+    only = CompactionInput(task(2), "turn_end", InProcessModel(), keep_latest_task=True)
+    decision = LedgerStrategy().compact(only)
+    assert decision.working is None and not decision.failed
+    manual = CompactionInput(task(2) + task(3), "manual", InProcessModel(), keep_latest_task=True)
+    folded = LedgerStrategy().compact(manual).working
+    assert folded is not None and split_history(folded).finished == []
+
+
+def test_window_past_its_size_keeps_the_latest_task_when_asked() -> None:
+    latest = task(8)
+    working = [m for n in range(2, 8) for m in task(n)] + latest
+    strategy = WindowStrategy(fold_at_tokens=meter().exact(working) - 1)
+    decision = strategy.compact(
+        CompactionInput(working, "turn_end", InProcessModel(), keep_latest_task=True)
+    )
+    assert decision.working is not None
+    assert decision.working[1:] == latest
+
+
+def test_the_size_is_the_prompt_shown_so_archived_lines_do_not_force_a_fold() -> None:
+    strategy = WindowStrategy(fold_at_tokens=10_000)
+    long_ledger = [m for n in range(2, 90) for m in task(n)]
+    folded = compact(strategy, long_ledger, trigger="manual").working
+    assert folded is not None
+    working = [*folded, *task(91)]
+    shown = meter().exact(strategy.view(working, None))
+    assert shown < meter().exact(working)
+    # Between what the prompt shows and the whole working history: no fold, the cache serves it.
+    strategy.fold_at_tokens = shown + 1
+    assert compact(strategy, working).working is None

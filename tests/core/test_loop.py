@@ -310,3 +310,18 @@ def test_small_models_see_the_solved_equations_with_the_request_never_stored() -
     for text in ("solve x^2 - 1 = 0", "differentiate x^3", "add the roots of the first equation"):
         quiet.run_turn(text)
     assert plain.seen[-1][-1].content == "add the roots of the first equation"
+
+
+def test_small_models_keep_the_latest_task_as_it_happened_when_ledger_folds() -> None:
+    replies = [solve("x^2 - 1 = 0"), done("x = -1 and x = 1."), evaluate("(-1) + 1"), done("0")]
+    kinds = {}
+    for keep in (False, True):
+        agent = make_agent(
+            InProcessModel(list(replies)), "ledger", aids=SmallModelAids(keep_latest_task=keep)
+        )
+        agent.run_turn("solve x^2 - 1 = 0")
+        agent.run_turn("add them up")
+        kinds[keep] = [m.kind for m in agent.session.working]
+    # Off: both tasks are ledger lines. On: the first is a line, the second stays raw.
+    assert kinds[False] == ["summary"]
+    assert kinds[True] == ["summary", "user", "tool_call", "tool_result", "assistant"]

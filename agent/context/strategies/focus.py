@@ -31,7 +31,7 @@ from agent.context.base import Compaction, CompactionInput, ContextStrategy
 from agent.context.math_facts import extract_facts
 from agent.context.references import LedgerLine, RequestFocus
 from agent.context.strategies.ledger import personal_sentences
-from agent.context.strategies.structural import compact_structurally
+from agent.context.strategies.structural import fold
 from agent.context.tasks import split_history
 from agent.messages import Message, SummaryMessage, UserMessage
 
@@ -72,7 +72,7 @@ class FocusStrategy(ContextStrategy):
         self._focus = RequestFocus()
 
     def compact(self, request: CompactionInput) -> Compaction:
-        return compact_structurally(request.working, request.trigger, self.name)
+        return fold(request, self.name)
 
     def view(self, working: list[Message], incoming: UserMessage | None) -> list[Message]:
         split = split_history(working)

@@ -32,7 +32,7 @@ from agent import wire
 from agent.context.base import Compaction, CompactionInput, ContextStrategy
 from agent.context.math_facts import extract_facts
 from agent.context.references import LedgerLine, RequestFocus
-from agent.context.strategies.structural import compact_structurally
+from agent.context.strategies.structural import fold
 from agent.context.tasks import split_history
 from agent.messages import Message, SummaryMessage, UserMessage
 
@@ -102,7 +102,7 @@ class LedgerStrategy(ContextStrategy):
         self._focus = RequestFocus()
 
     def compact(self, request: CompactionInput) -> Compaction:
-        return compact_structurally(request.working, request.trigger, self.name)
+        return fold(request, self.name)
 
     def archived(self, count: int) -> int:
         """How many of `count` lines are archived: whole blocks, once past `archive_after`."""

@@ -20,14 +20,29 @@ from agent.context.tasks import split_history
 from agent.messages import Message
 
 
-def compact_structurally(working: list[Message], trigger: str, strategy: str) -> Compaction:
-    """Fold every finished task into summary lines, through the shared safety check."""
+def compact_structurally(
+    working: list[Message], trigger: str, strategy: str, keep_latest_task: bool = False
+) -> Compaction:
+    """Fold every finished task into summary lines, through the shared safety check; with
+    `keep_latest_task` (after a turn only), every one but the latest."""
     split = split_history(working)
     if reason := unfinished_reason(split, trigger):
         return Compaction(None, reason)
-    new = structural_history(split, strategy)
+    keep = 1 if keep_latest_task and trigger == "turn_end" else 0
+    folded = len(split.finished) - keep
+    if folded <= 0:
+        return Compaction(None, "only the latest finished task, kept as it happened")
+    new = structural_history(split, strategy, keep_last=keep)
+    kept = " (the latest kept as it happened)" if keep else ""
     return checked(
-        working, new, f"folded {len(split.finished)} finished task(s) into summary lines (no LLM)"
+        working, new, f"folded {folded} finished task(s) into summary lines (no LLM){kept}"
+    )
+
+
+def fold(request: CompactionInput, strategy: str) -> Compaction:
+    """`compact_structurally` as a strategy's `compact` asks for it."""
+    return compact_structurally(
+        request.working, request.trigger, strategy, request.keep_latest_task
     )
 
 
@@ -35,4 +50,4 @@ class StructuralStrategy(ContextStrategy):
     name = "structural"
 
     def compact(self, request: CompactionInput) -> Compaction:
-        return compact_structurally(request.working, request.trigger, self.name)
+        return fold(request, self.name)

@@ -19,7 +19,7 @@ from agent.accounting.prompt_meter import meter
 from agent.context.base import Compaction, CompactionInput
 from agent.context.common import unfinished_reason
 from agent.context.strategies.ledger import LedgerStrategy
-from agent.context.strategies.structural import compact_structurally
+from agent.context.strategies.structural import fold
 from agent.context.tasks import split_history
 
 # In o200k tokens (the meter's). The embedded model's own tokenizer counts math about twice
@@ -42,11 +42,13 @@ class WindowStrategy(LedgerStrategy):
         if request.trigger == "turn_end":
             if reason := unfinished_reason(split_history(request.working), request.trigger):
                 return Compaction(None, reason)
-            tokens = meter().exact(request.working)
+            # The prompt the next call would send: the view, so archived ledger lines (still
+            # in the working history, out of the prompt) do not make every turn fold.
+            tokens = meter().exact(self.view(request.working, None))
             if tokens < self.fold_at_tokens:
                 return Compaction(
                     None,
                     f"the prompt ({tokens} tokens) is under {self.fold_at_tokens}: "
                     "kept as it is, so the prompt cache serves it",
                 )
-        return compact_structurally(request.working, request.trigger, self.name)
+        return fold(request, self.name)
