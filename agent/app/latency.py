@@ -24,7 +24,13 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from baml_py import AbortController
+
+    from agent.llm.model import ProgressObserver, Step, StepProgress
+    from baml_client.types import ChatMessage
 
 DEFAULT_STRATEGIES = ("none", "window", "ledger", "focus")
 
@@ -107,18 +113,26 @@ class _StepClock:
         self.model = model
         self.steps: list[tuple[float, float | None, float]] = []
 
-    def next_step(self, messages: Any, abort: Any = None, on_progress: Any = None) -> Any:
+    def next_step(
+        self,
+        messages: list[ChatMessage],
+        abort: AbortController | None = None,
+        on_progress: ProgressObserver | None = None,
+        answer_only: bool = False,
+    ) -> Step:
+        """`MathModel.next_step`, timed (same signature: the loop calls it as it calls any
+        model)."""
         started = time.perf_counter()
         first: list[float] = []
 
-        def progress(step: Any) -> None:
+        def progress(step: StepProgress) -> None:
             if not first and step.tool == "message_to_user" and step.response:
                 first.append(time.perf_counter())
             if on_progress is not None:
                 on_progress(step)
 
         try:
-            return self.model.next_step(messages, abort, progress)
+            return self.model.next_step(messages, abort, progress, answer_only)
         finally:
             self.steps.append((started, first[0] if first else None, time.perf_counter()))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from agent import wire
 from agent.app.latency import (
     _BASE_TURNS,
     StrategyTiming,
@@ -13,7 +14,11 @@ from agent.app.latency import (
     report,
     session_turns,
 )
+from agent.context.registry import make_strategy
+from agent.core.loop import Agent
 from agent.llm.model import StepProgress
+from agent.testing.in_process import InProcessModel
+from agent.testing.replies import derivative, done
 
 
 def timing(turn: int, seconds: float, prompt: int, cached: int, ok: bool = True) -> TurnTiming:
@@ -43,7 +48,7 @@ def test_report_compares_re_read_tokens_with_none_and_skips_failed_turns() -> No
 class _Model:
     ledger = "the ledger"
 
-    def next_step(self, messages, abort=None, on_progress=None):  # type: ignore[no-untyped-def]
+    def next_step(self, messages, abort=None, on_progress=None, answer_only=False):  # type: ignore[no-untyped-def]
         on_progress(StepProgress(tool="solve", arguments={"equation": "x = 1"}))
         on_progress(StepProgress(tool="message_to_user", response="The"))
         on_progress(StepProgress(tool="message_to_user", response="The answer"))
@@ -57,3 +62,15 @@ def test_the_step_clock_times_the_first_answer_character_and_delegates() -> None
     assert len(seen) == 3 and clock.ledger == "the ledger"
     ((started, first, ended),) = clock.steps
     assert first is not None and started <= first <= ended
+
+
+def test_the_step_clock_drives_the_real_loop_including_its_answer_now_step() -> None:
+    # A repeated call makes the loop ask for the answer (`answer_only`): the clock is the
+    # model the loop sees, so it must take every argument the loop passes.
+    model = InProcessModel([derivative("x^2"), derivative("x^2"), done("It is 2*x.")])
+    clock = _StepClock(model)
+    agent = Agent(clock, make_strategy("none"))  # type: ignore[arg-type]
+    result = agent.run_turn("differentiate x^2")
+    assert result.ok and result.reply.text == "It is 2*x."
+    assert len(clock.steps) == 3
+    assert model.seen[2][-1].content.endswith(wire.ANSWER_NOW)
