@@ -23,6 +23,7 @@ from agent.messages import (
     ToolCall,
     ToolResultMessage,
     UserMessage,
+    to_chat_list,
 )
 
 TASKS = [
@@ -244,6 +245,25 @@ def test_archived_lines_a_request_refers_to_are_shown_after_the_ledger() -> None
     assert isinstance(view[1], RecalledLines) and view[1].numbers == (5,)
     assert "#5 evaluate 2x + 1 at x = 7 -> 15" in view[1].to_chat().content
     assert not unpaired_tool_messages(view)
+
+
+def test_recalled_lines_come_after_unfolded_tasks_so_the_prompt_start_stays_the_same() -> None:
+    # window leaves finished tasks unfolded between folds; the recalled lines change with
+    # each request, so they sit after those tasks, just before the open one.
+    strategy = WindowStrategy()
+    strategy.archive_after, strategy.block = 8, 3
+    unfolded = [
+        UserMessage(text="solve q^2 = 9"),
+        AssistantMessage(text="q = -3, q = 3", task_status="COMPLETED"),
+    ]
+    asked = UserMessage(text="what was question 5 again?")
+    ledger = ledger_working()
+    view = strategy.view([*ledger, *unfolded, asked], None)
+    assert view[1:3] == unfolded
+    assert isinstance(view[3], RecalledLines) and view[3].numbers == (5,)
+    assert view[4] is asked
+    plain = strategy.view([*ledger, *unfolded, UserMessage(text="solve r^2 = 4")], None)
+    assert to_chat_list(plain[:3]) == to_chat_list(view[:3]) and len(plain) == 4
 
 
 def test_window_shows_what_it_folded_as_a_ledger() -> None:

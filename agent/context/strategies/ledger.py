@@ -15,7 +15,8 @@ to keep the prompt flat:
   sentences with a first-person cue and no math) stay, as notes;
 - archived lines a request refers to (`agent.context.references`: numbers, ordinals,
   positions, results, kinds in other words, and a request leaning on the previous one) are
-  shown after the ledger.
+  shown just before the open task, after any task not folded yet (they change with each
+  request: placed earlier, everything after them would be re-read).
 
 Prompt cache: between archive steps the ledger only grows at its end, so consecutive prompts
 share everything up to the newest line (llama.cpp re-reads only what follows; providers bill
@@ -77,7 +78,7 @@ class LedgerView(SummaryMessage):
 
 
 class RecalledLines(SummaryMessage):
-    """Archived lines the request refers to, shown after the ledger."""
+    """Archived lines the request refers to, shown just before the open task."""
 
     numbers: tuple[int, ...]
 
@@ -127,6 +128,7 @@ class LedgerStrategy(ContextStrategy):
                 strategy=self.name,
             )
         ]
+        rest: list[Message] = [m for task in split.finished for m in task]
         if archived:
             lines = [LedgerLine.of(i, e) for i, e in enumerate(exchanges, 1)]
             current = len(lines) + len(split.finished) + 1
@@ -134,8 +136,10 @@ class LedgerStrategy(ContextStrategy):
             recalled = tuple(n for n in wanted if n <= archived)
             if recalled:
                 picked = tuple(exchanges[n - 1] for n in recalled)
-                view.append(RecalledLines(exchanges=picked, numbers=recalled, strategy=self.name))
-        rest = [m for task in split.finished for m in task]
+                # Just before the open task: they change with each request, and whatever
+                # follows them is re-read (measured: past the first archive, `window` re-read
+                # its unfolded tasks on every turn, up to 1,450 tokens, ~30 s a turn).
+                rest.append(RecalledLines(exchanges=picked, numbers=recalled, strategy=self.name))
         return [*view, *rest, *split.open_tail]
 
     def to_state(self) -> dict[str, Any]:
