@@ -13,6 +13,14 @@ from agent.llm.replay import Fault, FaultyResponder, ScriptedResponder, serve
 from agent.testing.replies import answer
 
 ROOT = Path(__file__).parents[2]
+# The chat as a terminal runs it in the foreground: Ctrl-C at its default (KeyboardInterrupt).
+# A CI job started in the background (`cmd &` in a non-interactive shell) inherits SIGINT
+# ignored, and a child started plainly would ignore the test's SIGINT too: this test failed
+# so in fresh-clone runs launched that way. The launcher restores the default first.
+CHAT_AS_IN_A_TERMINAL = (
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "sys.argv[0] = 'math-agent'; runpy.run_module('agent.app.cli', run_name='__main__')"
+)
 
 
 def test_sigint_cancels_the_turn_and_the_session_goes_on() -> None:
@@ -27,7 +35,7 @@ def test_sigint_cancels_the_turn_and_the_session_goes_on() -> None:
             "BAML_LOG": "error",
         }
         process = subprocess.Popen(
-            [sys.executable, "-m", "agent.app.cli", "chat", "--base-url", server.base_url],
+            [sys.executable, "-c", CHAT_AS_IN_A_TERMINAL, "chat", "--base-url", server.base_url],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
