@@ -119,10 +119,12 @@ def equation_index(conversation: list[Message], request: str) -> str | None:
     equations = solved_equations(conversation)
     if not equations:
         return None
+    far = names_an_earlier_task(request, conversation)
+    kind_words = set(_WORDS.findall(request.lower())) & set(_KINDS.values())
+    if not far and not kind_words:
+        return None  # nothing to show: no equation parsed (this runs on every turn)
     kinds = [eq.kind for eq in equations]
-    words = set(_WORDS.findall(request.lower()))
-    names_a_kind = any(kind and kind.split(" in ")[0] in words for kind in kinds)
-    if not names_a_kind and not names_an_earlier_task(request, conversation):
+    if not far and not any(kind and kind.split(" in ")[0] in kind_words for kind in kinds):
         return None
     shown = len(equations) - MAX_EQUATIONS
     lines = [

@@ -129,7 +129,10 @@ class LedgerStrategy(ContextStrategy):
             )
         ]
         rest: list[Message] = [m for task in split.finished for m in task]
-        if archived:
+        # With no request to read (window sizing its next prompt after a turn) nothing is
+        # recalled, and the focus memory of requests is left as it is.
+        asked = incoming is not None or bool(split.open_tail)
+        if archived and asked:
             lines = [LedgerLine.of(i, e) for i, e in enumerate(exchanges, 1)]
             current = len(lines) + len(split.finished) + 1
             wanted = self._focus.of(lines, current, split.open_tail, incoming)

@@ -17,32 +17,24 @@ from __future__ import annotations
 from agent.context.base import Compaction, CompactionInput, ContextStrategy
 from agent.context.common import checked, structural_history, unfinished_reason
 from agent.context.tasks import split_history
-from agent.messages import Message
 
 
-def compact_structurally(
-    working: list[Message], trigger: str, strategy: str, keep_latest_task: bool = False
-) -> Compaction:
+def fold(request: CompactionInput, strategy: str) -> Compaction:
     """Fold every finished task into summary lines, through the shared safety check; with
-    `keep_latest_task` (after a turn only), every one but the latest."""
-    split = split_history(working)
-    if reason := unfinished_reason(split, trigger):
+    `request.keep_latest_task` (after a turn only), every one but the latest."""
+    split = split_history(request.working)
+    if reason := unfinished_reason(split, request.trigger):
         return Compaction(None, reason)
-    keep = 1 if keep_latest_task and trigger == "turn_end" else 0
+    keep = 1 if request.keep_latest_task and request.trigger == "turn_end" else 0
     folded = len(split.finished) - keep
     if folded <= 0:
         return Compaction(None, "only the latest finished task, kept as it happened")
     new = structural_history(split, strategy, keep_last=keep)
     kept = " (the latest kept as it happened)" if keep else ""
     return checked(
-        working, new, f"folded {folded} finished task(s) into summary lines (no LLM){kept}"
-    )
-
-
-def fold(request: CompactionInput, strategy: str) -> Compaction:
-    """`compact_structurally` as a strategy's `compact` asks for it."""
-    return compact_structurally(
-        request.working, request.trigger, strategy, request.keep_latest_task
+        request.working,
+        new,
+        f"folded {folded} finished task(s) into summary lines (no LLM){kept}",
     )
 
 
