@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 
@@ -264,6 +265,33 @@ def test_recalled_lines_come_after_unfolded_tasks_so_the_prompt_start_stays_the_
     assert view[4] is asked
     plain = strategy.view([*ledger, *unfolded, UserMessage(text="solve r^2 = 4")], None)
     assert to_chat_list(plain[:3]) == to_chat_list(view[:3]) and len(plain) == 4
+
+
+def test_recalled_lines_stay_before_their_task_so_later_prompts_only_append() -> None:
+    # Once the task that recalled them is finished (and not folded yet), its recalled lines
+    # stay where they were: the next request's prompt starts with the whole previous prompt.
+    strategy = WindowStrategy()
+    strategy.archive_after, strategy.block = 8, 3
+    ledger = ledger_working()
+    asked = UserMessage(text="what was question 5 again?")
+    before = strategy.view([*ledger, asked], None)
+    assert isinstance(before[1], RecalledLines) and before[1].numbers == (5,)
+    answered = AssistantMessage(text="Question 5 gave 15.", task_status="COMPLETED")
+    after = strategy.view([*ledger, asked, answered, UserMessage(text="solve r^2 = 4")], None)
+    assert to_chat_list(after[: len(before)]) == to_chat_list(before)
+    assert after[len(before)] is answered and len(after) == len(before) + 2
+    # Sizing the next prompt after the turn (no request yet) shows the same lines.
+    sized = strategy.view([*ledger, asked, answered], None)
+    assert to_chat_list(sized) == to_chat_list(after[:-1])
+    # They survive a saved and resumed session, and leave with their task when it is folded.
+    resumed = WindowStrategy()
+    resumed.archive_after, resumed.block = 8, 3
+    resumed.from_state(json.loads(json.dumps(strategy.to_state())))
+    assert to_chat_list(resumed.view([*ledger, asked, answered], None)) == to_chat_list(sized)
+    lines = [*TASKS, (asked.text, answered.text)]
+    exchanges = tuple(SummaryExchangeRecord(question=q, answer=a) for q, a in lines)
+    folded = [SummaryMessage(exchanges=exchanges, strategy="window"), UserMessage(text="next")]
+    assert not any(isinstance(m, RecalledLines) for m in strategy.view(folded, None))
 
 
 def test_window_shows_what_it_folded_as_a_ledger() -> None:

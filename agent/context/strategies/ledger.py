@@ -15,8 +15,8 @@ to keep the prompt flat:
   sentences with a first-person cue and no math) stay, as notes;
 - archived lines a request refers to (`agent.context.references`: numbers, ordinals,
   positions, results, kinds in other words, and a request leaning on the previous one) are
-  shown just before the open task, after any task not folded yet (they change with each
-  request: placed earlier, everything after them would be re-read).
+  shown just before that request's task, and stay there while the task is not folded yet
+  (they change with each request: moved or dropped, everything after them would be re-read).
 
 Prompt cache: between archive steps the ledger only grows at its end, so consecutive prompts
 share everything up to the newest line (llama.cpp re-reads only what follows; providers bill
@@ -101,6 +101,8 @@ class LedgerStrategy(ContextStrategy):
         self.block = block
         self.notes = notes
         self._focus = RequestFocus()
+        # Task number -> the archived lines shown before that task, kept while it is unfolded.
+        self._recalled_for: dict[int, tuple[int, ...]] = {}
 
     def compact(self, request: CompactionInput) -> Compaction:
         return fold(request, self.name)
@@ -128,25 +130,39 @@ class LedgerStrategy(ContextStrategy):
                 strategy=self.name,
             )
         ]
-        rest: list[Message] = [m for task in split.finished for m in task]
-        # With no request to read (window sizing its next prompt after a turn) nothing is
+        folded = len(exchanges)
+        self._recalled_for = {n: r for n, r in self._recalled_for.items() if n > folded}
+        rest: list[Message] = []
+        for number, task in enumerate(split.finished, folded + 1):
+            rest += [*self._recalled_lines(exchanges, number), *task]
+        # With no request to read (window sizing its next prompt after a turn) nothing new is
         # recalled, and the focus memory of requests is left as it is.
         asked = incoming is not None or bool(split.open_tail)
         if archived and asked:
             lines = [LedgerLine.of(i, e) for i, e in enumerate(exchanges, 1)]
-            current = len(lines) + len(split.finished) + 1
+            current = folded + len(split.finished) + 1
             wanted = self._focus.of(lines, current, split.open_tail, incoming)
-            recalled = tuple(n for n in wanted if n <= archived)
-            if recalled:
-                picked = tuple(exchanges[n - 1] for n in recalled)
-                # Just before the open task: they change with each request, and whatever
-                # follows them is re-read (measured: past the first archive, `window` re-read
-                # its unfolded tasks on every turn, up to 1,450 tokens, ~30 s a turn).
-                rest.append(RecalledLines(exchanges=picked, numbers=recalled, strategy=self.name))
+            self._recalled_for[current] = tuple(n for n in wanted if n <= archived)
+            # Just before the open task, and kept before it once it is finished: they change
+            # with each request, and whatever follows them is re-read (measured: shown after
+            # the ledger, `window` re-read its unfolded tasks on every turn, up to 1,450
+            # tokens, ~30 s a turn; shown only for the open task, it re-read the previous
+            # task on every turn, 200-300 tokens).
+            rest += self._recalled_lines(exchanges, current)
         return [*view, *rest, *split.open_tail]
 
+    def _recalled_lines(self, exchanges: list[Any], task: int) -> list[Message]:
+        numbers = self._recalled_for.get(task, ())
+        if not numbers:
+            return []
+        picked = tuple(exchanges[n - 1] for n in numbers)
+        return [RecalledLines(exchanges=picked, numbers=numbers, strategy=self.name)]
+
     def to_state(self) -> dict[str, Any]:
-        return self._focus.to_state()
+        recalled = {str(task): list(numbers) for task, numbers in self._recalled_for.items()}
+        return {**self._focus.to_state(), "recalled_for": recalled}
 
     def from_state(self, state: dict[str, Any]) -> None:
         self._focus.from_state(state)
+        recalled = state.get("recalled_for", {})
+        self._recalled_for = {int(task): tuple(numbers) for task, numbers in recalled.items()}
