@@ -149,8 +149,8 @@ class AssistantMessage(_Base):
 
     def to_chat(self) -> ChatMessage:
         payload = {
-            "tool": "message_to_user",
             "response": self.text,
+            "tool": "message_to_user",
             "task_status": self.task_status,
         }
         return ChatMessage(role=wire.ASSISTANT, content=_compact_json(payload))

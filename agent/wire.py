@@ -30,7 +30,7 @@ SUMMARY_ARROW = " -> "
 # user is told (a small model sometimes writes prose or a half object).
 REPAIR_REQUEST = (
     "That reply was not one JSON object of the schema. Answer again with exactly one JSON "
-    'object: a tool call, or {"tool": "message_to_user", "response": ..., "task_status": ...}.'
+    'object: a tool call, or {"response": ..., "tool": "message_to_user", "task_status": ...}.'
 )
 # When the model repeats a tool call it already made in this turn, the call is not run again;
 # the model is asked for its answer instead (and, where decoding is constrained, can only

@@ -50,8 +50,8 @@ class IntegralSolver(BaseModel):
     upper: typing.Optional[str] = None
 
 class MessageToUser(BaseModel):
-    tool: typing.Optional[typing_extensions.Literal['message_to_user']] = None
     response: typing.Optional[str] = Field(default=None, description='what the user reads: the tools\' exact results, in plain text')
+    tool: typing.Optional[typing_extensions.Literal['message_to_user']] = None
     task_status: typing.Optional[typing.Union[typing_extensions.Literal['COMPLETED'], typing_extensions.Literal['PROCESSING']]] = Field(default=None, description='PROCESSING only while you wait for the user\'s answer to your question')
 
 class QuadraticDerivative(BaseModel):

@@ -75,8 +75,8 @@ class IntegralSolver(BaseModel):
     upper: typing.Optional[str] = None
 
 class MessageToUser(BaseModel):
-    tool: typing_extensions.Literal['message_to_user']
     response: str = Field(description='what the user reads: the tools\' exact results, in plain text')
+    tool: typing_extensions.Literal['message_to_user']
     task_status: typing.Union[typing_extensions.Literal['COMPLETED'], typing_extensions.Literal['PROCESSING']] = Field(description='PROCESSING only while you wait for the user\'s answer to your question')
 
 class QuadraticDerivative(BaseModel):

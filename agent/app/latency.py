@@ -126,7 +126,7 @@ class _StepClock:
         first: list[float] = []
 
         def progress(step: StepProgress) -> None:
-            if not first and step.tool == "message_to_user" and step.response:
+            if not first and step.answering:
                 first.append(time.perf_counter())
             if on_progress is not None:
                 on_progress(step)

@@ -65,7 +65,7 @@ class LiveTurn:
         self._live.stop()
 
     def progress(self, step: StepProgress) -> None:
-        if step.tool == "message_to_user" and step.response:
+        if step.answering:
             self._live.update(Text(_CONTROL.sub("", step.response), style="bold"))
         elif step.tool and step.tool != "message_to_user":
             args = ", ".join(f"{k}={v!r}" for k, v in step.arguments.items())

@@ -50,13 +50,19 @@ class StepProgress:
     """What has been decoded so far of a MathChat reply, while it streams in.
 
     `tool` is the union member once its literal is decoded ("message_to_user", "solve", ...);
-    `response` the answer text so far (message_to_user); `arguments` a tool call's fields so
-    far. The REPL shows the answer as it grows and which tool is being called.
+    `response` the answer text so far (a message_to_user writes it first, before its literal);
+    `arguments` a tool call's fields so far. The REPL shows the answer as it grows and which tool is being called.
     """
 
     tool: str | None
     response: str = ""
     arguments: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def answering(self) -> bool:
+        """Answer text has begun. `response` is a message's first field, so it streams before
+        the `tool` literal is decoded (only a message has a `response`)."""
+        return bool(self.response) and self.tool in (None, "message_to_user")
 
 
 ProgressObserver = Callable[[StepProgress], None]

@@ -43,7 +43,7 @@ def recall(query: str) -> str:
 
 def answer(text: str, status: str = "COMPLETED") -> str:
     """A message to the user: an answer (COMPLETED) or a question back (PROCESSING)."""
-    return json.dumps({"tool": "message_to_user", "response": text, "task_status": status})
+    return json.dumps({"response": text, "tool": "message_to_user", "task_status": status})
 
 
 def done(text: str) -> str:

@@ -156,7 +156,7 @@ def test_scripted_reply_depends_only_on_the_position() -> None:
 
 def test_scripted_summarizer_pairs_requests_with_final_answers() -> None:
     def reply(text: str, status: str = "COMPLETED") -> str:
-        return json.dumps({"tool": "message_to_user", "response": text, "task_status": status})
+        return json.dumps({"response": text, "tool": "message_to_user", "task_status": status})
 
     messages = [
         {"role": "system", "content": "You compact the history of a math chat ..."},

@@ -25,7 +25,7 @@ REPLAY_SERVER = (sys.executable, "-m", "agent.llm.replay")
 ANSWER = "The roots are x = -3 and x = -2, so the equation factors as (x + 3)(x + 2)."
 REPLIES = [
     json.dumps({"tool": "solve", "equation": "x^2 + 5x + 6 = 0"}),
-    json.dumps({"tool": "message_to_user", "response": ANSWER, "task_status": "COMPLETED"}),
+    json.dumps({"response": ANSWER, "tool": "message_to_user", "task_status": "COMPLETED"}),
 ]
 
 
@@ -69,7 +69,7 @@ def test_the_answer_streams_in_and_the_tool_call_is_seen_while_decoded(tmp_path:
     assert result.ok and result.reply is not None and result.reply.text == ANSWER
     tool_steps = [p for p in seen if p.tool == "solve"]
     assert tool_steps and tool_steps[-1].arguments == {"equation": "x^2 + 5x + 6 = 0"}
-    answers = [p.response for p in seen if p.tool == "message_to_user" and p.response]
+    answers = [p.response for p in seen if p.answering]
     assert len(answers) >= 3  # it grew in several pieces, not all at once
     assert all(ANSWER.startswith(a) for a in answers)
     assert answers == sorted(answers, key=len) and answers[-1] == ANSWER
