@@ -77,6 +77,7 @@ class TurnTiming:
     first_char_s: float | None  # from the start of the answering step
     answer_step_s: float | None
     error: str | None = None
+    answer: str | None = None  # what the user read, to check a fast turn was not a wrong one
 
     @property
     def read_tokens(self) -> int:
@@ -168,6 +169,7 @@ def play(strategy: str, turns: list[str], echo: bool) -> StrategyTiming:
                     first_char_s=(answer[1] - answer[0]) if answer and answer[1] else None,
                     answer_step_s=(answer[2] - answer[0]) if answer else None,
                     error=result.error,
+                    answer=result.reply.text if result.reply is not None else None,
                 )
             )
             if echo:

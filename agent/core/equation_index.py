@@ -11,8 +11,10 @@ turns right with it, 72/107 without, the same seconds per turn.
 
 It is shown only with a request that names an earlier task by position ("the first
 equation", "before last", "two questions back", read by `agent.context.references`, the
-ledger's reader) other than the previous one, or names an equation by the kind the index
-labels ("the cubic"). Measured on the full `sessions` set, shown with every request it fixed
+ledger's reader) other than the previous one, names an equation by the kind the index
+labels ("the cubic"), or asks for roots found earlier ("what were the roots again?", "which
+roots did you find?": the model answered with every root of the chat, or with the roots of
+the prompt's example chat). Measured on the full `sessions` set, shown with every request it fixed
 16 such turns and broke 18 others: "evaluate that", "add them up", "differentiate it" mean the
 latest result, and a list of equations next to them drew the model away from it. It also costs
 seconds: the request it is shown with differs from the one stored, so the next turn re-reads
@@ -45,6 +47,9 @@ MAX_ROOTS_CHARS = 120
 _KINDS = {1: "linear", 2: "quadratic", 3: "cubic", 4: "quartic", 5: "quintic"}
 _WORDS = re.compile(r"[a-z]+")
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+_EARLIER_ROOTS = re.compile(r"\b(?:roots?|solutions?|zero(?:e)?s)\b(?!\s+(?:of|for|to)\b)", re.I)
+# Math a request writes itself: an equation, or a variable or number with an operator.
+_OWN_MATH = re.compile(r"=|\d\s*[-+*/^]\s*[\w(]|[A-Za-z]\s*[\^*]\s*\d|\b[a-z]\s*[-+]\s*\d")
 
 
 @dataclass(frozen=True)
@@ -113,12 +118,21 @@ def names_an_earlier_task(request: str, conversation: list[Message]) -> bool:
     return bool(named - {current - 1})
 
 
+def asks_for_earlier_roots(request: str) -> bool:
+    """ "what were the roots again?", "which roots did you find?", "add the solutions": roots
+    found earlier. Not "the roots of the derivative" (roots of something: a new task, or one
+    named by position, read above) nor a request that writes math of its own."""
+    return bool(_EARLIER_ROOTS.search(request)) and not _OWN_MATH.search(request)
+
+
 def equation_index(conversation: list[Message], request: str) -> str | None:
     """The note shown with `request`: None before any equation is solved, and for a request
-    that names no earlier task by position and no equation by its kind."""
+    that names no earlier task by position, no equation by its kind and no earlier roots."""
     equations = solved_equations(conversation)
     if not equations:
         return None
+    if asks_for_earlier_roots(request):
+        return _index_text(equations, [eq.kind for eq in equations])
     far = names_an_earlier_task(request, conversation)
     kind_words = set(_WORDS.findall(request.lower())) & set(_KINDS.values())
     if not far and not kind_words:
@@ -126,6 +140,10 @@ def equation_index(conversation: list[Message], request: str) -> str | None:
     kinds = [eq.kind for eq in equations]
     if not far and not any(kind and kind.split(" in ")[0] in kind_words for kind in kinds):
         return None
+    return _index_text(equations, kinds)
+
+
+def _index_text(equations: list[SolvedEquation], kinds: list[str | None]) -> str:
     shown = len(equations) - MAX_EQUATIONS
     lines = [
         wire.equation_index_line(

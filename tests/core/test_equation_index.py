@@ -122,6 +122,9 @@ GATE_TALK = [
         "two questions back, what did you find?",
         "the 2nd problem's roots, please",
         "what did you get for question 1?",
+        "what were the roots again?",  # roots found earlier, no position named: the list
+        "which roots did you find?",  # says which equation was last
+        "multiply the solutions together",
     ],
 )
 def test_shown_with_a_request_that_names_an_earlier_task_or_an_equations_kind(
@@ -138,6 +141,8 @@ def test_shown_with_a_request_that_names_an_earlier_task_or_an_equations_kind(
         "differentiate it",
         "what's the last result times 3?",  # the previous task, named by position
         "solve y^2 - 4 = 0",
+        "solve y^2 - 4 and give its roots",  # roots of a new equation
+        "find the roots of the derivative",  # roots of something: a new task
         "I'm Ana, by the way",
     ],
 )
