@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import time
@@ -60,10 +61,24 @@ _BASE_TURNS = (
 )
 
 
+# A number a request writes (not an exponent, not zero): shifted in each later round.
+_SHIFTED_NUMBER = re.compile(r"(?<![\^\d])[1-9]\d*")
+
+
 def session_turns(count: int) -> list[str]:
-    """`count` turns: the base session, repeated as often as needed (a long session only has
-    to grow the history; the questions may recur)."""
-    return [_BASE_TURNS[i % len(_BASE_TURNS)] for i in range(count)]
+    """`count` turns: the base session, then again with every number but exponents and zeros
+    raised by the round (round 1 solves x^2 - 4x - 11 = 0), so that each polynomial stays new.
+    Repeated word for word, a request matched its own earlier copy, and a strategy that shows
+    earlier tasks a request refers to showed those copies on every turn: a cost no real chat
+    has."""
+    turns = []
+    for i in range(count):
+        rounds, base = divmod(i, len(_BASE_TURNS))
+        text = _BASE_TURNS[base]
+        if rounds:
+            text = _SHIFTED_NUMBER.sub(lambda m, r=rounds: str(int(m.group()) + r), text)
+        turns.append(text)
+    return turns
 
 
 @dataclass

@@ -4,6 +4,7 @@ latency`)."""
 from __future__ import annotations
 
 import math
+import re
 
 from agent import wire
 from agent.app.latency import (
@@ -28,7 +29,12 @@ def timing(turn: int, seconds: float, prompt: int, cached: int, ok: bool = True)
 def test_session_is_fixed_and_as_long_as_asked() -> None:
     assert session_turns(5) == list(_BASE_TURNS[:5])
     long = session_turns(45)
-    assert len(long) == 45 and long[len(_BASE_TURNS)] == _BASE_TURNS[0]
+    assert len(long) == 45
+    # Later rounds ask about new polynomials: a request that writes a number is never repeated.
+    written = [text for text in long if re.search(r"[1-9]", text)]
+    assert len(written) > 30 and len(set(written)) == len(written)
+    assert long[len(_BASE_TURNS)] == "Solve the quadratic equation: x^2 - 4x - 11 = 0"
+    assert long[2 * len(_BASE_TURNS) + 3] == "Integrate 8t^2 + 6t from 0 to 4"
 
 
 def test_report_compares_re_read_tokens_with_none_and_skips_failed_turns() -> None:
