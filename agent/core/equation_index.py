@@ -14,11 +14,11 @@ equation", "before last", "two questions back", read by `agent.context.reference
 ledger's reader) other than the previous one, names an equation by the kind the index
 labels ("the cubic"), or asks for roots found earlier ("what were the roots again?", "which
 roots did you find?": the model answered with every root of the chat, or with the roots of
-the prompt's example chat). Measured on the full `sessions` set, shown with every request it fixed
-16 such turns and broke 18 others: "evaluate that", "add them up", "differentiate it" mean the
-latest result, and a list of equations next to them drew the model away from it. It also costs
-seconds: the request it is shown with differs from the one stored, so the next turn re-reads
-from there (p50 7.7 s -> 11.5 s per turn when shown every time).
+the prompt's example chat). Measured on the full `sessions` set, shown with every request it
+fixed 16 such turns and broke 18 others: "evaluate that", "add them up", "differentiate it"
+mean the latest result, and a list of equations next to them drew the model away from it. It
+also costs seconds: the request it is shown with differs from the one stored, so the next turn
+re-reads from there (p50 7.7 s -> 11.5 s per turn when shown every time).
 
 The index is built from the whole conversation (the transcript: what a strategy folded away
 too), once per turn, and added in front of the open request in what the model is shown; it is

@@ -51,7 +51,8 @@ class StepProgress:
 
     `tool` is the union member once its literal is decoded ("message_to_user", "solve", ...);
     `response` the answer text so far (a message_to_user writes it first, before its literal);
-    `arguments` a tool call's fields so far. The REPL shows the answer as it grows and which tool is being called.
+    `arguments` a tool call's fields so far. The REPL shows the answer as it grows and which
+    tool is being called.
     """
 
     tool: str | None

@@ -146,8 +146,8 @@ class LedgerStrategy(ContextStrategy):
             # Just before the open task, and kept before it once it is finished: they change
             # with each request, and whatever follows them is re-read (measured: shown after
             # the ledger, `window` re-read its unfolded tasks on every turn, up to 1,450
-            # tokens, ~30 s a turn; shown only for the open task, it re-read the previous
-            # task on every turn, 200-300 tokens).
+            # tokens, ~30 s a turn; shown only for the open task, the previous task was
+            # re-read whenever it had recalled lines of its own).
             rest += self._recalled_lines(exchanges, current)
         return [*view, *rest, *split.open_tail]
 
