@@ -113,6 +113,9 @@ def ledger_line(number: int, question: str, answer: str) -> str:
 # Small models see the equations solved so far in front of the open request (never stored;
 # `agent.core.equation_index`): a header, one labelled line per equation, then the request.
 EQUATION_INDEX_HEADER = "(Equations solved earlier in this chat, first to last:"
+# With "what were the roots again?": the latest equation alone (the list made the model give
+# every root of the chat).
+LAST_EQUATION_HEADER = "(The equation solved last in this chat:"
 EQUATION_INDEX_FOOTER = ")"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from agent import wire
 from agent.core.equation_index import MAX_EQUATIONS, equation_index, solved_equations
 from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 
@@ -122,9 +123,6 @@ GATE_TALK = [
         "two questions back, what did you find?",
         "the 2nd problem's roots, please",
         "what did you get for question 1?",
-        "what were the roots again?",  # roots found earlier, no position named: the list
-        "which roots did you find?",  # says which equation was last
-        "multiply the solutions together",
     ],
 )
 def test_shown_with_a_request_that_names_an_earlier_task_or_an_equations_kind(
@@ -148,3 +146,22 @@ def test_shown_with_a_request_that_names_an_earlier_task_or_an_equations_kind(
 )
 def test_not_shown_with_a_request_about_the_latest_result_or_a_new_one(request_text: str) -> None:
     assert equation_index(GATE_TALK, request_text) is None
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["what were the roots again?", "which roots did you find?", "multiply the solutions together"],
+)
+def test_roots_asked_for_again_show_the_latest_equation_alone(request_text: str) -> None:
+    # "the roots", named no other way, are the latest ones: shown the whole list, the model
+    # gave every root of the chat.
+    shown = equation_index(GATE_TALK, request_text)
+    assert shown == (
+        f"{wire.LAST_EQUATION_HEADER}\n"
+        "- last; cubic in t: t^3 + 9t^2 + 26t + 24 = 0 -> t = -4, t = -3, t = -2"
+    )
+
+
+def test_roots_of_a_named_equation_still_show_the_whole_list() -> None:
+    shown = equation_index(GATE_TALK, "what were the roots of the first equation again?")
+    assert shown is not None and shown.startswith(wire.EQUATION_INDEX_HEADER)
