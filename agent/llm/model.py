@@ -20,6 +20,7 @@ from agent.accounting.ledger import UsageLedger
 from agent.accounting.tokenizer import count_messages, count_text
 from agent.errors import MalformedReply, explain_llm_error
 from agent.llm.providers import Provider
+from agent.llm.salvage import misplaced_response
 from baml_client import b
 from baml_client.types import (
     ChatMessage,
@@ -209,6 +210,8 @@ class BamlMathModel:
         try:
             return self._next_step(messages, abort, on_progress, answer_only=answer_only)
         except MalformedReply as bad:
+            if (meant := misplaced_response(bad.raw)) is not None:
+                return meant  # a tool call with its math under `response`: no round needed
             repair = [
                 *messages,
                 ChatMessage(

@@ -401,6 +401,18 @@ def test_wrong_typed_argument_is_dropped_by_baml_and_the_default_used() -> None:
         assert unpaired_tool_messages(r.agent.session.working) == []
 
 
+def test_a_tool_call_with_its_math_under_response_runs_without_a_repair_round() -> None:
+    """Seen on the embedded model: a call written like a message, its math under `response`."""
+    slipped = '{"response": "12 + (5 - 2) - -6", "tool": "evaluate", "at": []}'
+    with rig("slipped-field", [], stateless_model({"Calculate 12 + (5 - 2) - -6.": slipped})) as r:
+        bad_reply("slipped-field")
+        result, _, sent = timed_turn(r, "Calculate 12 + (5 - 2) - -6.")
+        assert sent == 2  # the call, then the answer after its result: no repair round
+        ((call, outcome),) = result.tool_runs[:1]
+        assert call.arguments["expression"] == "12 + (5 - 2) - -6" and outcome.ok
+        assert "21" in outcome.text
+
+
 def test_wrong_typed_order_out_of_range_is_a_clear_tool_error() -> None:
     wrong = '{"tool": "derivative", "expression": "x^2", "order": 1e400}'
     with rig("wrong-type", [], stateless_model({"differentiate x^2 forever": wrong})) as r:

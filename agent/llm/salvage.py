@@ -1,0 +1,58 @@
+"""Tool calls one slip away from valid: the math written under `response`.
+
+A message to the user writes its `response` first, so a small model that has written many of
+them sometimes starts a tool call the same way: `{"response": "12 + (5 - 2) - -6", "tool":
+"evaluate", "at": []}` (seen once in 470 eval turns on the embedded model; its repair round
+wrote the same again and the user got "not a valid tool call"). The call says which tool it
+is and what its math is; only the field name is wrong. Read as the tool's own math field, it
+is the call the model meant.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import typing
+from typing import Any
+
+from agent.llm.step_schema import step_members
+from baml_client import b
+from baml_client.types import MessageToUser
+
+_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+
+
+def math_fields() -> dict[str, str]:
+    """Each tool's first required text field (solve: equation, recall: query, ...), read from
+    the generated union so it follows `baml_src/`."""
+    fields: dict[str, str] = {}
+    for member in step_members():
+        if member is MessageToUser:
+            continue
+        tool = typing.get_args(member.model_fields["tool"].annotation)[0]
+        for name, field in member.model_fields.items():
+            if name != "tool" and field.is_required() and field.annotation is str:
+                fields[str(tool)] = name
+                break
+    return fields
+
+
+def misplaced_response(raw: str) -> Any | None:
+    """The tool call `raw` meant when it put its math under `response`, or None."""
+    found = _OBJECT.search(raw)
+    try:
+        reply = json.loads(found.group()) if found else None
+    except ValueError:
+        return None
+    if not isinstance(reply, dict):
+        return None
+    field = math_fields().get(str(reply.get("tool")))
+    math = reply.get("response")
+    if field is None or field in reply or not isinstance(math, str) or not math.strip():
+        return None
+    fixed = {name: value for name, value in reply.items() if name != "response"}
+    fixed[field] = math
+    try:
+        return b.parse.MathChat(json.dumps(fixed))
+    except Exception:  # still not a valid call: the repair round it was
+        return None

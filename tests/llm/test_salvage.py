@@ -1,0 +1,49 @@
+"""A tool call with its math under `response` is read as the call it meant; nothing else is."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.llm.salvage import math_fields, misplaced_response
+from baml_client.types import QuadraticEvaluator, QuadraticSolver, TaskRecall
+
+
+def test_each_tool_has_its_math_field_from_the_generated_union() -> None:
+    assert math_fields() == {
+        "solve": "equation",
+        "derivative": "expression",
+        "evaluate": "expression",
+        "integral": "expression",
+        "recall": "query",
+    }
+
+
+def test_the_reply_seen_on_the_embedded_model_is_the_evaluate_call_it_meant() -> None:
+    step = misplaced_response('{"response": "12 + (5 - 2) - -6", "tool": "evaluate", "at": []}')
+    assert step == QuadraticEvaluator(tool="evaluate", expression="12 + (5 - 2) - -6", at=[])
+
+
+def test_fenced_replies_and_other_tools_too() -> None:
+    fenced = '```json\n{"response": "x^2 - 1 = 0", "tool": "solve", "variable": "x"}\n```'
+    assert misplaced_response(fenced) == QuadraticSolver(
+        tool="solve", equation="x^2 - 1 = 0", variable="x"
+    )
+    recall = misplaced_response('{"response": "question 3", "tool": "recall"}')
+    assert recall == TaskRecall(tool="recall", query="question 3")
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"response": "x^2", "tool": "factor"}',  # no such tool
+        '{"response": "hi", "tool": "solve", "equation": "x = 1"}',  # its field is there
+        '{"response": "   ", "tool": "solve"}',  # no math
+        '{"response": 5, "tool": "solve"}',
+        '{"response": "The roots are 1 and 2.", "tool": "message_to_user", "task_status": "X"}',
+        '{"response": "x^2", "tool": "integral", "lower": ',  # not JSON
+        "I think it is five.",
+        "[1, 2]",
+    ],
+)
+def test_anything_else_is_left_to_the_repair_round(raw: str) -> None:
+    assert misplaced_response(raw) is None
