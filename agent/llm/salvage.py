@@ -5,7 +5,9 @@ them sometimes starts a tool call the same way: `{"response": "12 + (5 - 2) - -6
 "evaluate", "at": []}` (seen once in 470 eval turns on the embedded model; its repair round
 wrote the same again and the user got "not a valid tool call"). The call says which tool it
 is and what its math is; only the field name is wrong. Read as the tool's own math field, it
-is the call the model meant.
+is the call the model meant. A sentence under `response` with a tool's name ("The value ... is
+0.", "tool": "evaluate": seen in the latency bench) is an answer mislabelled, not a call: that
+one goes to the repair round.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from baml_client import b
 from baml_client.types import MessageToUser
 
 _OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+# Three words in a row: a sentence, not math ("The value of the expression at p = 3 is 0."
+# under `response` with "tool": "evaluate" is an answer mislabelled, not a call).
+_PROSE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}\s+[A-Za-z]{2,}")
 
 
 def math_fields() -> dict[str, str]:
@@ -49,6 +54,8 @@ def misplaced_response(raw: str) -> Any | None:
     field = math_fields().get(str(reply.get("tool")))
     math = reply.get("response")
     if field is None or field in reply or not isinstance(math, str) or not math.strip():
+        return None
+    if field != "query" and _PROSE.search(math):  # a recall query is words; math is not
         return None
     fixed = {name: value for name, value in reply.items() if name != "response"}
     fixed[field] = math

@@ -39,6 +39,8 @@ def test_fenced_replies_and_other_tools_too() -> None:
         '{"response": "hi", "tool": "solve", "equation": "x = 1"}',  # its field is there
         '{"response": "   ", "tool": "solve"}',  # no math
         '{"response": 5, "tool": "solve"}',
+        # An answer mislabelled as a call (seen too): a sentence is not math.
+        '{"response": "The value of the expression at p = 3 is 0.", "tool": "evaluate", "at": ["3"]}',
         '{"response": "The roots are 1 and 2.", "tool": "message_to_user", "task_status": "X"}',
         '{"response": "x^2", "tool": "integral", "lower": ',  # not JSON
         "I think it is five.",
