@@ -116,6 +116,9 @@ EQUATION_INDEX_HEADER = "(Equations solved earlier in this chat, first to last:"
 # With "what were the roots again?": the latest equation alone (the list made the model give
 # every root of the chat).
 LAST_EQUATION_HEADER = "(The equation solved last in this chat:"
+# With "the first polynomial", "the equation before last", "the cubic": each phrase with the
+# polynomial it names (agent/core/referents.py).
+REFERENTS_HEADER = "(What this request names, from earlier in this chat:"
 EQUATION_INDEX_FOOTER = ")"
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -159,9 +160,10 @@ def print_table(console: Console, rows: list[SetFigures], checks: list[TargetChe
 def print_misses(console: Console, outcomes: list[TurnOutcome]) -> None:
     for o in outcomes:
         if o.judged and not o.ok:
+            calls = "".join(f"\n    · {escape(call)}" for call in o.calls)
             console.print(
-                f"[red]✗[/] {o.set}/{o.case}#{o.turn} ({o.strategy}) {o.text!r}\n"
-                f"    -> {o.reply!r}\n    {o.why}",
+                f"[red]✗[/] {o.set}/{o.case}#{o.turn} ({o.strategy}) {escape(repr(o.text))}"
+                f"{calls}\n    -> {escape(repr(o.reply))}\n    {escape(o.why)}",
                 highlight=False,
                 markup=True,
             )

@@ -36,6 +36,7 @@ import sympy as sp
 from agent import wire
 from agent.context.references import by_kind_ordinal, by_position
 from agent.core.recall import finished_lines
+from agent.core.referents import bind
 from agent.messages import Message, ToolCall, ToolResultMessage
 from tools.errors import ToolError
 from tools.inputs import choose_variable, keep, read_variable
@@ -127,8 +128,13 @@ def asks_for_earlier_roots(request: str) -> bool:
 
 
 def equation_index(conversation: list[Message], request: str) -> str | None:
-    """The note shown with `request`: None before any equation is solved, and for a request
-    that names no earlier task by position, no equation by its kind and no earlier roots."""
+    """The note shown with `request`: each earlier polynomial the request names, bound to it
+    (`agent.core.referents`); else the index. None before any equation is solved, and for a
+    request that names no earlier task by position, no equation by its kind and no earlier
+    roots."""
+    bindings = bind(request, conversation)
+    if bindings:
+        return "\n".join([wire.REFERENTS_HEADER, *(binding.line() for binding in bindings)])
     equations = solved_equations(conversation)
     if not equations:
         return None

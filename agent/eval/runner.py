@@ -9,6 +9,7 @@ valid tool call" sentence and a tool's raw error text given as the answer).
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
@@ -17,6 +18,7 @@ from agent.core.loop import Agent, TurnResult
 from agent.eval.cases import EvalCase
 from agent.eval.judge import judge
 from agent.llm.model import REPAIR_FUNCTION
+from agent.messages import ToolCall, ToolResultMessage
 
 # Makes the agent for one case; the argument is the context strategy's name.
 AgentFactory = Callable[[str], Agent]
@@ -56,6 +58,9 @@ class TurnOutcome:
     tool_error_shown: bool
     # The person saw "not a valid tool call" (the reply did not parse even after repair).
     invalid_reply_shown: bool
+    # Each tool call of the turn and what it returned, "solve {...} -> x = -3, x = -2": what
+    # a miss is read by (was the wrong expression sent, or the right result misquoted?).
+    calls: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -107,6 +112,7 @@ def run_case(
             output_tokens=result.output_tokens,
             tool_error_shown=_tool_error_shown(result),
             invalid_reply_shown=INVALID_REPLY_MARK in reply,
+            calls=tuple(_call_line(call, tool_result) for call, tool_result in result.tool_runs),
         )
         outcomes.append(outcome)
         if observe is not None:
@@ -126,6 +132,11 @@ def run_cases(
     for case in cases:
         outcomes.extend(run_case(case, set_name, strategy, new_agent, run_turn, observe))
     return outcomes
+
+
+def _call_line(call: ToolCall, result: ToolResultMessage) -> str:
+    arguments = json.dumps(call.arguments, ensure_ascii=False)
+    return f"{call.tool} {arguments} -> {'' if result.ok else 'error: '}{result.text}"
 
 
 def _tool_error_shown(result: TurnResult) -> bool:

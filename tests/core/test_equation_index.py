@@ -56,7 +56,7 @@ def test_every_equation_is_labelled_by_position_and_kind() -> None:
 
 def test_a_single_equation_is_the_only_one() -> None:
     talk = solved("a", "w^4 - 5w^2 + 4 = 0", "w = -2, w = -1, w = 1, w = 2")
-    text = equation_index(talk, "and the roots of the quartic?")
+    text = equation_index(talk, "which quartic did I give?")
     assert "- first, the only one; quartic in w: w^4 - 5w^2 + 4 = 0" in text
 
 
@@ -162,6 +162,7 @@ def test_roots_asked_for_again_show_the_latest_equation_alone(request_text: str)
     )
 
 
-def test_roots_of_a_named_equation_still_show_the_whole_list() -> None:
+def test_roots_of_a_named_equation_show_that_equation_alone() -> None:
     shown = equation_index(GATE_TALK, "what were the roots of the first equation again?")
-    assert shown is not None and shown.startswith(wire.EQUATION_INDEX_HEADER)
+    assert shown is not None and shown.startswith(wire.REFERENTS_HEADER)
+    assert '"the first equation" is x^2 + 5x + 6' in shown and "t^3" not in shown

@@ -294,22 +294,22 @@ def test_small_models_see_the_solved_equations_with_the_request_never_stored() -
     # Nothing solved before the first turn; the second names no earlier task: shown as typed.
     assert model.seen[0][-1].content == "solve x^2 - 1 = 0"
     assert model.seen[2][-1].content == "differentiate x^3"
-    agent.run_turn("add the roots of the first equation")
+    agent.run_turn("add the roots of the very first one")
     shown = model.seen[4][-1].content
     assert shown.startswith(wire.EQUATION_INDEX_HEADER)
     assert "- first, the only one; quadratic in x: x^2 - 1 = 0 -> x = -1, x = 1" in shown
-    assert shown.endswith(")\nadd the roots of the first equation")
+    assert shown.endswith(")\nadd the roots of the very first one")
     # Every call of the turn is shown the same request (one prompt prefix for the cache) ...
     assert model.seen[5][-3].content == shown
     # ... and the history keeps the request as the user typed it.
     stored = agent.session.working[8]
-    assert isinstance(stored, UserMessage) and stored.text == "add the roots of the first equation"
+    assert isinstance(stored, UserMessage) and stored.text == "add the roots of the very first one"
     # Off (the default for hosted models): the request is shown as typed.
     plain = InProcessModel([solve("x^2 - 1 = 0"), done("x = ±1"), done("3x^2"), done("0")])
     quiet = make_agent(plain)
-    for text in ("solve x^2 - 1 = 0", "differentiate x^3", "add the roots of the first equation"):
+    for text in ("solve x^2 - 1 = 0", "differentiate x^3", "add the roots of the very first one"):
         quiet.run_turn(text)
-    assert plain.seen[-1][-1].content == "add the roots of the first equation"
+    assert plain.seen[-1][-1].content == "add the roots of the very first one"
 
 
 def test_small_models_keep_the_latest_task_as_it_happened_when_ledger_folds() -> None:

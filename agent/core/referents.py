@@ -1,0 +1,237 @@
+"""Earlier polynomials a request names ("the first polynomial", "the equation before last",
+"the cubic from before", "the polynomial itself"), each bound to the one it means.
+
+Why: shown the list of solved equations labelled first/last/cubic (`equation_index`), the
+1.5B model still took the wrong one for about one such request in two on the full `sessions`
+set: "the second derivative of the first polynomial" differentiated the latest one, "the
+equation before the last one" repeated the previous answer, "integrate the polynomial
+itself" integrated the derivative just found. Matching a phrase to a line is one more step
+than it takes reliably; read here, each phrase comes with its polynomial written out.
+
+What counts: equations are the ones `solve` answered; polynomials are those and every
+expression a derivative or integral was asked of that no earlier tool returned (the math the
+person brought, not a result). A phrase is bound only when the chat holds exactly what it
+names (no third equation in a chat of two, no cubic among quadratics); otherwise nothing is
+said about it, and the model reads the request as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import sympy as sp
+
+from agent.messages import Message, ToolCall, ToolResultMessage
+from tools.errors import ToolError
+from tools.formatting import exact
+from tools.inputs import choose_variable, keep, read_variable
+from tools.parsing import parse
+
+_KIND_OF_DEGREE = {1: "linear", 2: "quadratic", 3: "cubic", 4: "quartic", 5: "quintic"}
+_DEGREE_OF_KIND = {kind: degree for degree, kind in _KIND_OF_DEGREE.items()}
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
+}  # fmt: skip
+_KIND = r"(?:linear|quadratic|cubic|quartic|quintic)"
+_NOUN = rf"(?:equation|polynomial|poly|{_KIND})"
+_ORDINAL = "|".join(_ORDINALS)
+_LATEST = r"(?:last|latest|previous|most\s+recent|newest)"
+_BEFORE_LAST = (
+    r"(?:penultimate|second[- ](?:to|from)[- ](?:the[- ])?last|last[- ]but[- ]one|"
+    r"one[- ]before[- ](?:the[- ])?last|previous[- ]but[- ]one)"
+)
+# "the first polynomial", "the second cubic equation", "the last quadratic", "the
+# penultimate equation", "the equation before the last one", "the cubic (from before)",
+# "the original polynomial", "the polynomial itself".
+_PHRASE = re.compile(
+    rf"\b(?:the|my|your|that)\s+(?:very\s+)?"
+    rf"(?:(?P<ord>{_ORDINAL})|(?P<latest>{_LATEST})|(?P<before_last>{_BEFORE_LAST})|"
+    rf"(?P<original>original|initial|starting))?\s*"
+    rf"(?P<kind>{_KIND}\s+)?(?P<noun>{_NOUN})s?\b"
+    rf"(?P<after>\s+(?:before\s+(?:the\s+)?last(?:\s+one)?|itself)\b)?",
+    re.IGNORECASE,
+)
+# "the largest root of <phrase>", "the smallest solution of ...".
+_EXTREME_ROOT = re.compile(
+    r"\b(?P<which>largest|greatest|biggest|highest|smallest|least|lowest)\s+"
+    r"(?:real\s+)?(?:root|solution|zero)\s+(?:of|for|from)\s+(?P<rest>.*)",
+    re.IGNORECASE,
+)
+_LARGEST = {"largest", "greatest", "biggest", "highest"}
+
+
+@dataclass(frozen=True)
+class Polynomial:
+    """A polynomial the person brought: from an equation `solve` answered (with its roots),
+    or an expression a derivative or integral was asked of."""
+
+    expr: sp.Expr
+    variable: sp.Symbol | None
+    # As the person or the model wrote it: "q^2 + 6q + 8", not SymPy's "q**2 + 6*q + 8".
+    written: str
+    equation: str | None = None
+    roots: tuple[sp.Expr, ...] = ()
+    roots_text: str | None = None
+
+    @property
+    def kind(self) -> str | None:
+        if self.variable is None or not self.expr.is_polynomial(self.variable):
+            return None
+        return _KIND_OF_DEGREE.get(sp.Poly(self.expr, self.variable).degree())
+
+    @property
+    def text(self) -> str:
+        """The polynomial as written: an equation's left side when its right side is 0."""
+        side, equals, rest = self.written.partition("=")
+        if not equals:
+            return " ".join(side.split())
+        if rest.strip() == "0" and "=" not in rest:
+            return " ".join(side.split())
+        return exact(self.expr).replace("**", "^")
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One phrase of the request and the polynomial it names."""
+
+    phrase: str
+    polynomial: Polynomial
+    # "the largest root of ...": that root, when the request asks for it.
+    extreme_root: tuple[str, sp.Expr] | None = None
+
+    def line(self) -> str:
+        p = self.polynomial
+        origin = f"from the equation {p.equation}" if p.equation else "brought by the user"
+        roots = f"; roots {p.roots_text}" if p.roots_text else ""
+        text = f'- "{self.phrase}" is {p.text} ({origin}{roots})'
+        if self.extreme_root is not None:
+            which, value = self.extreme_root
+            text += f'\n- the {which} root of "{self.phrase}" is {exact(value)}'
+        return text
+
+
+def _read(text: str, variable: object) -> tuple[sp.Expr, sp.Symbol | None] | None:
+    """`text` as the tools read it (an equation as lhs - rhs), and its variable."""
+    try:
+        name = read_variable(variable)
+        parsed = parse(text, keep(name), "The input")
+        expr = parsed.lhs - (parsed.rhs if parsed.rhs is not None else sp.S.Zero)
+        var = choose_variable(expr.free_symbols, name, "read", "expression")
+    except (ToolError, ValueError, TypeError, RecursionError):
+        return None
+    if not isinstance(expr, sp.Expr) or not expr.free_symbols:
+        return None
+    return sp.expand(expr), var
+
+
+def _roots(text: str) -> tuple[sp.Expr, ...]:
+    """The real roots in a solve result such as "x = -3, x = -2"."""
+    found = []
+    for part in re.findall(r"=\s*([^,;≈]+)", text):
+        try:
+            value = parse(part.strip(), (), "A root").lhs
+        except (ToolError, ValueError, TypeError, RecursionError):
+            continue
+        if isinstance(value, sp.Expr) and not value.free_symbols and value.is_real:
+            found.append(value)
+    return tuple(found)
+
+
+def polynomials(conversation: list[Message]) -> list[Polynomial]:
+    """Every polynomial of the chat in order: each solved equation, and each expression a
+    derivative or integral was asked of that is no earlier tool result nor seen before."""
+    calls = {m.call_id: m for m in conversation if isinstance(m, ToolCall)}
+    found: list[Polynomial] = []
+    results: list[sp.Expr] = []  # what tools returned: derived, not brought
+    for message in conversation:
+        if not (isinstance(message, ToolResultMessage) and message.ok):
+            continue
+        call = calls.get(message.call_id)
+        if call is None or call.tool not in ("solve", "derivative", "integral"):
+            continue
+        key = "equation" if call.tool == "solve" else "expression"
+        read = _read(str(call.arguments.get(key) or ""), call.arguments.get("variable"))
+        if read is not None:
+            expr, var = read
+            written = str(call.arguments.get(key))
+            known = any(_same(expr, other.expr) for other in found) or any(
+                _same(expr, r) for r in results
+            )
+            if call.tool == "solve" and not any(_same(expr, other.expr) for other in found):
+                roots = _roots(message.text)
+                found.append(Polynomial(expr, var, written, written, roots, message.text))
+            elif call.tool != "solve" and not known:
+                found.append(Polynomial(expr, var, written))
+        if call.tool != "solve":
+            results.extend(_results(message.text, call.arguments.get("variable")))
+    return found
+
+
+def _results(text: str, variable: object) -> list[sp.Expr]:
+    """The expression a derivative or integral returned ("4*x + 4"; a definite value is no
+    polynomial and is skipped by `_read`)."""
+    head = text.split(" = ")[-1].split("≈")[0].split(";")[0].strip()
+    read = _read(re.sub(r"\s*\+\s*C$", "", head), variable)
+    return [read[0]] if read is not None else []
+
+
+def _same(a: sp.Expr, b: sp.Expr) -> bool:
+    try:
+        return sp.expand(a - b) == 0
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
+def bind(request: str, conversation: list[Message]) -> list[Binding]:
+    """The phrases of `request` that name one earlier polynomial, each with it."""
+    chat = polynomials(conversation)
+    if not chat:
+        return []
+    bindings: list[Binding] = []
+    for match in _PHRASE.finditer(request):
+        named = _named(match, chat)
+        if named is None:
+            continue
+        phrase = " ".join(match.group(0).split())
+        extreme = _extreme_root(request, match, named)
+        bindings.append(Binding(phrase, named, extreme))
+    return bindings
+
+
+def _named(match: re.Match[str], chat: list[Polynomial]) -> Polynomial | None:
+    noun = match.group("noun").lower()
+    kind = (match.group("kind") or "").strip().lower() or (noun if noun in _DEGREE_OF_KIND else "")
+    after = " ".join((match.group("after") or "").lower().split())
+    # Kinds name solved equations ("the cubic from before" is not the 2r^3 just integrated).
+    solved = [p for p in chat if p.equation is not None]
+    pool = solved if noun == "equation" or kind else chat
+    if kind:
+        pool = [p for p in pool if p.kind == kind]
+    if not pool:
+        return None
+    if match.group("ord"):
+        position = _ORDINALS[match.group("ord").lower()]
+        return pool[position - 1] if position <= len(pool) else None
+    if match.group("before_last") or after.startswith("before"):
+        return pool[-2] if len(pool) >= 2 else None
+    if match.group("latest") or match.group("original") or after == "itself":
+        return pool[-1]
+    # "the cubic", "the cubic from before": a kind names the latest of that kind; a bare
+    # "the equation" or "the polynomial" names nothing more than "it" does.
+    return pool[-1] if kind else None
+
+
+def _extreme_root(
+    request: str, match: re.Match[str], named: Polynomial
+) -> tuple[str, sp.Expr] | None:
+    """ "the largest root of <this phrase>": that root, when its roots are real numbers."""
+    for extreme in _EXTREME_ROOT.finditer(request):
+        if extreme.start("rest") != match.start() or not named.roots:
+            continue
+        which = extreme.group("which").lower()
+        pick = max if which in _LARGEST else min
+        value = pick(named.roots, key=lambda root: float(root))
+        return which, value
+    return None
