@@ -21,6 +21,10 @@ mean the latest result, and a list of equations next to them drew the model away
 also costs seconds: the request it is shown with differs from the one stored, so the next turn
 re-reads from there (p50 7.7 s -> 11.5 s per turn when shown every time).
 
+A request whose phrases name earlier polynomials outright ("the first polynomial", "the
+equation before the last one", "the cubic") is shown those phrases bound instead
+(`agent.core.referents`): with the list, the model still matched the wrong line.
+
 The index is built from the whole conversation (the transcript: what a strategy folded away
 too), once per turn, and added in front of the open request in what the model is shown; it is
 never stored. Built once per turn, it keeps every call of the turn on the same prompt prefix.
