@@ -135,7 +135,8 @@ def run_cases(
 
 
 def _call_line(call: ToolCall, result: ToolResultMessage) -> str:
-    arguments = json.dumps(call.arguments, ensure_ascii=False)
+    given = {name: value for name, value in call.arguments.items() if value is not None}
+    arguments = json.dumps(given, ensure_ascii=False)
     return f"{call.tool} {arguments} -> {'' if result.ok else 'error: '}{result.text}"
 
 

@@ -36,6 +36,9 @@ def test_the_reference_played_right_meets_its_target() -> None:
     assert (row.right, row.judged, row.dependent, row.dependent_right) == (5, 5, 2, 2)
     assert row.tool_steps_per_turn == 4 / 5 and row.parse_failure_share == 0
     assert all(check.met for check in check_targets([row], "none"))
+    # Each turn keeps its tool calls and what they returned (read when a turn is missed).
+    assert outcomes[0].calls == ('solve {"equation": "x^2 + 5*x + 6 = 0"} -> x = -3, x = -2',)
+    assert outcomes[3].calls == ()
 
 
 def test_a_wrong_answer_misses_the_target_and_is_listed_by_category() -> None:
@@ -68,6 +71,8 @@ def test_a_tool_error_given_as_the_answer_is_counted() -> None:
     ]
     (outcome,) = _play(steps, [case], "single")
     assert outcome.tool_error_shown and not outcome.ok
+    (call,) = outcome.calls
+    assert call.startswith('evaluate {"expression": "g(-2)"') and " -> error: " in call
 
 
 def test_the_ci_subset_is_fixed_and_covers_every_category() -> None:
