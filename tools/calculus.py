@@ -24,6 +24,7 @@ from tools.errors import ToolError
 from tools.formatting import decimal, exact, with_decimal
 from tools.function_notation import read_expression
 from tools.inputs import choose_variable, read_function, read_variable, to_value
+from tools.operators import Stripped, strip_derivative, strip_integral
 from tools.result import ToolResult
 from tools.vocabulary import GREEK_LETTERS, GREEK_NAMES
 
@@ -101,9 +102,16 @@ def _order(raw: object) -> int:
 
 
 def derivative(expression: str, variable: str | None = None, order: object = 1) -> ToolResult:
-    """d^n/dvar^n of ``expression``."""
+    """d^n/dvar^n of ``expression``; ``d/dx (E)`` around it is taken off (`tools.operators`)."""
     name = read_variable(variable)
     n = _order(order)
+    operator = strip_derivative(expression)
+    if operator is not None:
+        expression = operator.body
+        if n == 1:  # "d/dx (d/dx E)" with no order given: the operators count
+            n = _order(operator.order)
+        if name is None and operator.variable is not None:
+            name = _operator_variable(operator.variable, expression)
     notation = read_expression(expression, name, "derivative")
     if notation is not None:
         expr, name = notation
@@ -133,7 +141,14 @@ def integral(
     lower: object = None,
     upper: object = None,
 ) -> ToolResult:
-    """Antiderivative (``+ C``) or definite integral from ``lower`` to ``upper``."""
+    """Antiderivative (``+ C``) or definite integral from ``lower`` to ``upper``;
+    ``integrate E from a to b`` around it is taken off (`tools.operators`)."""
+    words = strip_integral(expression)
+    if words is not None:
+        expression = words.body
+        if variable is None and words.variable is not None:
+            variable = words.variable
+        lower, upper = _same_bounds(words, lower, upper)
     expression, sign_lower, sign_upper = _split_integral_sign(expression)
     if sign_lower is not None:
         if lower is None and upper is None:
@@ -162,6 +177,28 @@ def integral(
     if var in a.free_symbols or var in b.free_symbols:
         raise ToolError(f"The bounds of an integral in {var} cannot contain {var} itself.")
     return _definite(expr, var, a, b)
+
+
+def _operator_variable(name: str, expression: str) -> str | None:
+    """The operator's variable, unless the math has no such letter ("d/dx (q^2 + 6q)" is
+    about q: the variable is then left to `choose_variable`)."""
+    return name if re.search(rf"(?<![A-Za-z]){name}(?![A-Za-z])", expression) else None
+
+
+def _same_bounds(words: Stripped, lower: object, upper: object) -> tuple[object, object]:
+    """The bounds written in the expression, where the call gave none; an error when the
+    call gives others."""
+    if words.lower is None:
+        return lower, upper
+    if lower is None and upper is None:
+        return words.lower, words.upper
+    given = (str(lower).replace(" ", ""), str(upper).replace(" ", ""))
+    if given != (words.lower, words.upper):
+        raise ToolError(
+            f"The expression says from {words.lower} to {words.upper} but the bounds say from "
+            f"{lower} to {upper}: give the bounds once."
+        )
+    return lower, upper
 
 
 def _indefinite(expr: sp.Expr, var: sp.Symbol) -> ToolResult:

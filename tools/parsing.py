@@ -56,6 +56,7 @@ import sympy as sp
 from tools import limits
 from tools.bounds import check_power
 from tools.errors import LimitError, ParseError
+from tools.operators import check_no_operator
 from tools.tokens import (
     Token,
     _fail,
@@ -367,6 +368,7 @@ def _check_text(text: object, what: str) -> str:
 def parse(text: str, keep_whole: Iterable[str] = (), what: str = "The input") -> Parsed:
     """Read an expression or an equation; drop a leading ``f(x) =`` definition."""
     text = _check_text(text, what)
+    check_no_operator(text, what)
     tokens = tokenize(text, keep_whole)
     try:
         return _parse_tokens(text, tokens)

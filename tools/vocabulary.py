@@ -86,6 +86,10 @@ FUNCTIONS: dict[str, tuple[Callable[..., sp.Expr], int, int]] = {
     "min": (sp.Min, 1, 20),
     "Max": (sp.Max, 1, 20),
     "Min": (sp.Min, 1, 20),
+    # "sum(-4, -3, 1, 2)": how a model adds a list of roots.
+    "sum": (sp.Add, 1, 20),
+    "product": (sp.Mul, 1, 20),
+    "prod": (sp.Mul, 1, 20),
 }
 
 #: Function names that are only functions when a bracket follows (else a Greek letter).

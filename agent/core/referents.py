@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from agent.messages import Message, ToolCall, ToolResultMessage
+from agent.messages import Message, ToolCall, ToolResultMessage, UserMessage
 from tools.errors import ToolError
 from tools.formatting import exact
 from tools.inputs import choose_variable, keep, read_variable
@@ -60,6 +60,14 @@ _EXTREME_ROOT = re.compile(
     re.IGNORECASE,
 )
 _LARGEST = {"largest", "greatest", "biggest", "highest"}
+# "their squares", "square each of them", "add those up": several things at once.
+_PLURAL = re.compile(r"\b(their|them|those|these|both)\b", re.IGNORECASE)
+# A request about roots found before ("their sum", "add the solutions").
+_ON_ROOTS = re.compile(
+    r"\b(?:their|them|those|these|both|roots?|solutions?|zeros|zeroes)\b", re.IGNORECASE
+)
+# Math a request writes itself: an equation, or a variable or number with an operator.
+_OWN_MATH = re.compile(r"=|\d\s*[-+*/^]\s*[\w(]|[A-Za-z]\s*[\^*]\s*\d")
 
 
 @dataclass(frozen=True)
@@ -100,9 +108,17 @@ class Binding:
     polynomial: Polynomial
     # "the largest root of ...": that root, when the request asks for it.
     extreme_root: tuple[str, sp.Expr] | None = None
+    # "their", "them": the phrase names the roots of the polynomial, not the polynomial.
+    roots_only: bool = False
 
     def line(self) -> str:
         p = self.polynomial
+        if self.roots_only:
+            count = len(p.roots)
+            return (
+                f'- "{self.phrase}" are the {count} roots of the last equation solved, '
+                f"{p.equation}: {p.roots_text}"
+            )
         origin = f"from the equation {p.equation}" if p.equation else "brought by the user"
         roots = f"; roots {p.roots_text}" if p.roots_text else ""
         text = f'- "{self.phrase}" is {p.text} ({origin}{roots})'
@@ -197,7 +213,43 @@ def bind(request: str, conversation: list[Message]) -> list[Binding]:
         phrase = " ".join(match.group(0).split())
         extreme = _extreme_root(request, match, named)
         bindings.append(Binding(phrase, named, extreme))
+    if not bindings:
+        bindings.extend(_plural_roots(request, conversation, chat))
     return bindings
+
+
+def _plural_roots(
+    request: str, conversation: list[Message], chat: list[Polynomial]
+) -> list[Binding]:
+    """ "what are their squares?", "add them up" right after roots were found: "their" are
+    those roots, all of them (the model squared one root of three, or added the squares).
+    Only while the latest math of the chat is that solve and arithmetic on its roots: after a
+    derivative, "them" may be anything."""
+    plural = _PLURAL.search(request)
+    if plural is None or _OWN_MATH.search(request):
+        return []
+    calls: dict[str, tuple[ToolCall, str]] = {}  # each call and the request it was made for
+    asked = ""
+    for message in conversation:
+        if isinstance(message, UserMessage):
+            asked = message.text
+        elif isinstance(message, ToolCall):
+            calls[message.call_id] = (message, asked)
+    for message in reversed(conversation):
+        if not (isinstance(message, ToolResultMessage) and message.ok):
+            continue
+        if message.call_id not in calls:
+            continue
+        call, asked = calls[message.call_id]
+        if call.tool == "evaluate" and not call.arguments.get("at") and _ON_ROOTS.search(asked):
+            continue  # "their sum": arithmetic on the roots, which are still "them"
+        if call.tool != "solve":
+            return []
+        solved = [p for p in chat if p.equation == str(call.arguments.get("equation"))]
+        if solved and len(solved[-1].roots) >= 2:
+            return [Binding(plural.group(1).lower(), solved[-1], roots_only=True)]
+        return []
+    return []
 
 
 def _named(match: re.Match[str], chat: list[Polynomial]) -> Polynomial | None:

@@ -14,11 +14,11 @@ from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessag
 from tools.registry import compute
 
 
-def task(call_id: str, tool: str, **arguments: object) -> list[Message]:
+def task(call_id: str, tool: str, asked: str = "", **arguments: object) -> list[Message]:
     """A finished task whose tool result is what the real tool returns."""
     result = compute(tool, dict(arguments))
     return [
-        UserMessage(text=f"please {tool} that"),
+        UserMessage(text=asked or f"please {tool} that"),
         ToolCall(call_id=call_id, tool=tool, arguments=dict(arguments)),
         ToolResultMessage(call_id=call_id, tool=tool, ok=result.ok, text=result.text),
         AssistantMessage(text=f"It is {result.text}.", task_status="COMPLETED"),
@@ -170,3 +170,41 @@ def test_the_nth_equation_is_the_nth_solved_whatever_the_roots(
     (binding,) = bind(f"the largest root of the {ordinal} equation", chat)
     assert sp.expand(binding.polynomial.expr - equations[position - 1]) == 0
     assert binding.extreme_root == ("largest", max(roots) + position - 1)
+
+
+@pytest.mark.parametrize(
+    "request_text", ["what are their squares?", "square each of them", "add those up"]
+)
+def test_their_are_all_the_roots_of_the_equation_just_solved(request_text: str) -> None:
+    (binding,) = bind(request_text, CHAT)
+    assert binding.roots_only and binding.polynomial.text == "x^3 - 13x + 12"
+    assert binding.line().endswith(
+        "are the 3 roots of the last equation solved, x^3 - 13x + 12 = 0: x = -4, x = 1, x = 3"
+    )
+
+
+def test_their_after_arithmetic_on_the_roots_are_still_the_roots() -> None:
+    chat = [*CHAT, *task("e", "evaluate", "what's their sum?", expression="-4 + 1 + 3", at="")]
+    assert [b.roots_only for b in bind("what are their squares?", chat)] == [True]
+    # an unrelated sum in between: "their" is no longer sure to mean those roots
+    other = [
+        *CHAT,
+        *task("e", "evaluate", "unrelated: what's 4*4 - 27?", expression="4*4 - 27", at=""),
+    ]
+    assert bind("what are their squares?", other) == []
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        task("f", "derivative", expression="x^3"),  # "them" may be anything after this
+        task("g", "evaluate", expression="x^2", at="2"),
+    ],
+)
+def test_their_is_not_bound_after_other_math(later: list[Message]) -> None:
+    assert bind("what are their squares?", [*CHAT, *later]) == []
+
+
+def test_their_is_not_bound_with_math_of_the_request_or_a_single_root() -> None:
+    assert bind("evaluate them at x = 2", CHAT) == []
+    assert bind("square them", task("a", "solve", equation="2q - 8 = 0")) == []

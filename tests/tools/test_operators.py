@@ -1,0 +1,126 @@
+"""Calculus written around the math (``d/dx (E)``, ``integrate E from a to b``) is taken off,
+and a ``d/dx`` left anywhere else is refused, never read as a product."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tools.calculus import derivative, integral
+from tools.errors import ToolError
+from tools.evaluation import evaluate
+from tools.operators import strip_derivative, strip_integral
+from tools.solving import solve_equation as solve
+
+
+@pytest.mark.parametrize(
+    ("expression", "variable", "order", "value"),
+    [
+        # seen from the embedded model: the operator repeats what the call says
+        ("d/dx (q^2 + 6q + 8)", "q", 2, "2"),
+        ("d/dt (t^4 - 10t^3 + 35t^2 - 50t + 24)", "t", 2, "12*t**2 - 60*t + 70"),
+        ("d/dx (r^3 + 9r^2 + 26r + 24)", "r", None, "3*r**2 + 18*r + 26"),
+        # nested operators count as the order when the call gives none
+        ("d/dx (d/dr (p^2 - 2p - 3))", "p", None, "2"),
+        ("d²/dx² (x^4)", None, None, "12*x**2"),
+        ("d^3/dy^3 y^5", None, None, "60*y**2"),
+        ("derivative of x^3 + x", None, None, "3*x**2 + 1"),
+        ("d/dz z^2 + 3z", None, None, "2*z + 3"),
+    ],
+)
+def test_a_derivative_operator_around_the_math_is_taken_off(
+    expression: str, variable: str | None, order: int | None, value: str
+) -> None:
+    result = derivative(expression, variable, order if order is not None else 1)
+    assert result.ok
+    assert sp.simplify(result.value - sp.sympify(value)) == 0
+
+
+@pytest.mark.parametrize(
+    ("expression", "lower", "upper", "value"),
+    [
+        ("integrate (z^2 + 5z + 4) from -1 to 1", "-1", "1", "26/3"),
+        ("integrate p^2 - 2p - 3 from 0 to 2", None, None, "-22/3"),
+        ("the integral of x^2 between 0 and 3", None, None, "9"),
+        ("x^2 from 0 to 1/2", None, None, "1/24"),
+        ("integrate(s^3 - 3s^2 - 10s + 24, s, lower=0, upper=1)", None, None, "73/4"),
+        ("integrate(x^2, x, 0, 3)", None, None, "9"),
+        ("integrate(x^2, (x, 0, 3))", None, None, "9"),
+    ],
+)
+def test_integral_words_and_bounds_written_in_the_expression_are_read(
+    expression: str, lower: str | None, upper: str | None, value: str
+) -> None:
+    result = integral(expression, None, lower, upper)
+    assert result.ok, result.text
+    assert result.value == sp.Rational(value)
+
+
+def test_an_indefinite_integral_in_words() -> None:
+    result = integral("integrate 3x^2", None)
+    assert result.ok and result.text.endswith("= x**3 + C")
+
+
+def test_bounds_said_twice_must_agree() -> None:
+    with pytest.raises(ToolError, match="says from 0 to 3 but the bounds say from 0 to 2"):
+        integral("x^2 from 0 to 3", None, "0", "2")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: integral("int_{-1}^1 (d/dt (t^4 - 10t^3)) dt", "t"),
+        lambda: integral("integrate d/dr (r^3 + 9r^2) from 0 to 2", "r", "0", "2"),
+        lambda: evaluate("d/dt (q^3 + 9q^2)", "-2"),
+        lambda: solve("d/dx (x^2) = 0"),
+    ],
+)
+def test_an_operator_anywhere_else_is_refused_not_multiplied(call) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ToolError, match="derivative operator"):
+        result = call()
+        if not result.ok:  # a tool may return its error instead of raising it
+            raise ToolError(result.text)
+
+
+def test_text_without_operators_is_left_alone() -> None:
+    assert strip_derivative("x^2 + 1") is None
+    assert strip_derivative("d*x + 1") is None  # d is a letter here, not an operator
+    assert strip_integral("x^2 + 1") is None
+    assert derivative("d^2 + 3d", "d").value == 2 * sp.Symbol("d") + 3
+
+
+def test_lists_of_values_add_and_multiply() -> None:
+    assert evaluate("sum(-4, -3, 1, 2)", "").value == -4
+    assert evaluate("product(-4, -3, -2)", "").value == -24
+
+
+_x = sp.Symbol("x")
+_POLYNOMIALS = st.lists(st.integers(-9, 9), min_size=1, max_size=5).map(
+    lambda cs: sum(c * _x**i for i, c in enumerate(cs))
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(poly=_POLYNOMIALS, order=st.integers(1, 3), letter=st.sampled_from("xtqrs"))
+def test_the_operator_changes_nothing_but_the_reading(
+    poly: sp.Expr, order: int, letter: str
+) -> None:
+    var = sp.Symbol(letter)
+    text = str(poly.subs(_x, var)).replace("**", "^")
+    mark = "" if order == 1 else f"^{order}"
+    wrapped = derivative(f"d{mark}/d{letter}{mark} ({text})", None, 1)
+    plain = derivative(text, letter, order)
+    assert wrapped.ok and plain.ok
+    assert sp.expand(wrapped.value - plain.value) == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(poly=_POLYNOMIALS, lower=st.integers(-5, 5), width=st.integers(1, 5))
+def test_bounds_in_words_give_the_same_integral(poly: sp.Expr, lower: int, width: int) -> None:
+    text = str(poly).replace("**", "^")
+    upper = lower + width
+    wrapped = integral(f"integrate {text} from {lower} to {upper}", None)
+    plain = integral(text, "x", str(lower), str(upper))
+    assert wrapped.ok and plain.ok and wrapped.value == plain.value

@@ -1,0 +1,152 @@
+"""Calculus written around the math: ``d/dx (x^3)``, ``d²/dt² t^4``, ``integrate x^2 from 0
+to 1``, ``integrate(x^2, x, 0, 1)``.
+
+Why: asked for "the second derivative of the first polynomial", a small model sent
+``{"tool": "derivative", "expression": "d/dx (q^2 + 6q + 8)"}``, and the parser read the
+operator as the product ``x*(q^2 + 6q + 8)``: a wrong answer with no error. Integrals came as
+``integrate p^2 - 2p - 3 from 0 to 2`` and were refused. The request already names the tool,
+so the operator is redundant: it is taken off, and what it says (the variable, the order, the
+bounds) is used where the call left it out, or checked against what the call says. An
+operator left anywhere else (a ``d/dx`` inside an integral or an evaluation) is refused by
+`check_no_operator`, never read as a product.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tools.errors import ParseError, ToolError
+
+_ORDER_MARK = r"(?:\^\s*(?P<n>\d)|(?P<sup>[²³]))?"
+# d/dx, d^2/dx^2, d²/dt², d / dq; the variable is one letter.
+_DERIVATIVE_OPERATOR = re.compile(
+    rf"\s*d{_ORDER_MARK}\s*/\s*d\s*(?P<var>[A-Za-z])(?:\s*\^\s*\d|[²³])?(?![A-Za-z0-9_])\s*"
+)
+_DERIVATIVE_WORDS = re.compile(r"\s*(?:the\s+)?(?:derivative\s+of|differentiate)\s+", re.IGNORECASE)
+_ANY_OPERATOR = re.compile(
+    r"(?<![A-Za-z0-9_])d(?:\^\s*\d|[²³])?\s*/\s*d\s*[A-Za-z](?![A-Za-z0-9_])"
+)
+_INTEGRAL_WORDS = re.compile(
+    r"\s*(?:the\s+)?(?:(?:definite\s+)?integral\s+of|integrate)\s+", re.IGNORECASE
+)
+_INTEGRAL_CALL = re.compile(r"\s*(?:integrate|integral)\s*\((?P<args>.*)\)\s*$", re.IGNORECASE)
+_BOUND = r"[-+]?\s*[\w.]+(?:\s*/\s*[\w.]+)?"
+_FROM_TO = re.compile(
+    rf"\s+(?:from\s+(?P<lower>{_BOUND})\s+to|between\s+(?P<lower2>{_BOUND})\s+and)\s+"
+    rf"(?P<upper>{_BOUND})\s*$",
+    re.IGNORECASE,
+)
+_SUPERSCRIPT_ORDER = {"²": 2, "³": 3}
+
+
+@dataclass(frozen=True)
+class Stripped:
+    """The math inside the operators, and what the operators said."""
+
+    body: str
+    variable: str | None = None
+    order: int = 0  # how many derivative operators were taken off (0: none)
+    lower: str | None = None
+    upper: str | None = None
+
+
+def _unwrap(text: str) -> str:
+    """``(x^2 + 1)`` -> ``x^2 + 1`` when the brackets enclose the whole text."""
+    text = text.strip()
+    while text.startswith("(") and text.endswith(")") and _closes_at_end(text):
+        text = text[1:-1].strip()
+    return text
+
+
+def _closes_at_end(text: str) -> bool:
+    depth = 0
+    for i, char in enumerate(text):
+        depth += char == "("
+        depth -= char == ")"
+        if depth == 0 and i < len(text) - 1:
+            return False
+    return depth == 0
+
+
+def strip_derivative(text: object) -> Stripped | None:
+    """``d/dx (d/dx (E))`` -> E, variable x, order 2; None when `text` has no operator."""
+    if not isinstance(text, str):
+        return None
+    body, variable, order = text, None, 0
+    while True:
+        words = _DERIVATIVE_WORDS.match(body)
+        if words:
+            body, order = body[words.end() :], order + 1
+            continue
+        match = _DERIVATIVE_OPERATOR.match(body)
+        if match is None or match.end() == len(body):
+            break
+        n = int(match.group("n") or 0) or _SUPERSCRIPT_ORDER.get(match.group("sup") or "", 1)
+        variable = variable or match.group("var")
+        body, order = _unwrap(body[match.end() :]), order + n
+    if order == 0:
+        return None
+    return Stripped(_unwrap(body), variable, order)
+
+
+def strip_integral(text: object) -> Stripped | None:
+    """``integrate E from a to b``, ``E from a to b``, ``integrate(E, x, a, b)`` -> E and
+    the bounds; None when `text` has none of these."""
+    if not isinstance(text, str):
+        return None
+    call = _INTEGRAL_CALL.match(text)
+    if call:
+        return _integral_call(call.group("args"))
+    body, changed = text, False
+    words = _INTEGRAL_WORDS.match(body)
+    if words:
+        body, changed = body[words.end() :], True
+    lower = upper = None
+    bounds = _FROM_TO.search(body)
+    if bounds:
+        lower = (bounds.group("lower") or bounds.group("lower2")).replace(" ", "")
+        upper = bounds.group("upper").replace(" ", "")
+        body, changed = body[: bounds.start()], True
+    if not changed:
+        return None
+    return Stripped(_unwrap(body), None, 0, lower, upper)
+
+
+def _integral_call(args: str) -> Stripped:
+    """``E, x, 0, 1`` / ``E, x, lower=0, upper=1`` / ``E, (x, 0, 1)``."""
+    parts = [_unwrap(p) for p in _split_commas(args) if p.strip()]
+    if not parts:
+        raise ToolError("The integral has no expression: write the expression alone.")
+    # "(x, 0, 3)" is the variable and bounds in one bracket
+    body, rest = parts[0], [q.strip() for p in parts[1:] for q in _split_commas(p)]
+    keyed = dict(p.split("=", 1) for p in rest if "=" in p)
+    plain = [p for p in rest if "=" not in p]
+    variable = plain[0] if plain and re.fullmatch(r"[A-Za-z]", plain[0]) else None
+    bounds = plain[1:] if variable else plain
+    lower = keyed.get("lower", bounds[0] if len(bounds) == 2 else None)
+    upper = keyed.get("upper", bounds[1] if len(bounds) == 2 else None)
+    return Stripped(
+        body, variable, 0, lower.strip() if lower else None, upper.strip() if upper else None
+    )
+
+
+def _split_commas(text: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if char == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
+
+
+def check_no_operator(text: object, what: str) -> None:
+    """A ``d/dx`` left in math is refused: read as a product it would give a wrong value."""
+    if isinstance(text, str) and _ANY_OPERATOR.search(text):
+        raise ParseError(
+            f"{what} contains a derivative operator (d/dx): send the expression alone; for a "
+            "derivative use the derivative tool first."
+        )
