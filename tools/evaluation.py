@@ -19,6 +19,7 @@ from tools.errors import LimitError, ToolError
 from tools.formatting import exact, with_decimal
 from tools.function_notation import Function, Reading, Target, read, read_call, substitute
 from tools.inputs import choose_variable, keep, names_of, read_function, read_variable, to_value
+from tools.operators import expand_listing
 from tools.parsing import parse_assignments, parse_name
 from tools.result import ToolResult
 
@@ -28,7 +29,9 @@ MAX_TARGETS = 20
 
 
 def evaluate(expression: str, at: object, variable: str | None = None) -> ToolResult:
-    """The exact value of ``expression`` at ``at``."""
+    """The exact value of ``expression`` at ``at``; a list written as code
+    (``[x**2 for x in [-4, 1]]``) is read as the values it lists (`tools.operators`)."""
+    expression = expand_listing(expression) or expression
     name = read_variable(variable)
     reading = read(expression, name, at)
     if reading is not None:

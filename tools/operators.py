@@ -150,3 +150,35 @@ def check_no_operator(text: object, what: str) -> None:
             f"{what} contains a derivative operator (d/dx): send the expression alone; for a "
             "derivative use the derivative tool first."
         )
+
+
+# "[x**2 for x in [-4, -3, 1]]", "sum(x for x in [-4, -3])": a list written as code.
+_COMPREHENSION = re.compile(
+    r"^\s*(?:(?P<fold>sum|product|prod)\s*\(\s*)?[\[(]?\s*(?P<body>.+?)\s+for\s+"
+    r"(?P<var>[A-Za-z])\s+in\s+[\[(](?P<values>[^\[\]()]*)[\])]\s*[\])]?\s*\)?\s*$"
+)
+_LIST_LITERAL = re.compile(
+    r"^\s*(?P<fold>sum|product|prod)\s*\(\s*\[(?P<values>[^\[\]]*)\]\s*\)\s*$"
+)
+
+
+def expand_listing(text: object) -> str | None:
+    """A list written as code, as the values it means: ``[x**2 for x in [-4, 1]]`` ->
+    ``(-4)**2, (1)**2``; ``sum(x for x in [-4, 1])`` -> ``sum((-4), (1))``; ``sum([-4, 1])``
+    -> ``sum(-4, 1)``. None for anything else (the parser then says what it cannot read)."""
+    if not isinstance(text, str):
+        return None
+    literal = _LIST_LITERAL.match(text)
+    if literal:
+        return f"{literal.group('fold')}({literal.group('values')})"
+    match = _COMPREHENSION.match(text)
+    if match is None:
+        return None
+    values = [v.strip() for v in match.group("values").split(",") if v.strip()]
+    if not values:
+        return None
+    letter = re.compile(rf"(?<![A-Za-z_]){match.group('var')}(?![A-Za-z_])")
+    body = _unwrap(match.group("body"))
+    items = [letter.sub(f"({value})", body) for value in values]
+    fold = match.group("fold")
+    return f"{fold}({', '.join(items)})" if fold else ", ".join(items)

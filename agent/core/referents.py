@@ -116,8 +116,8 @@ class Binding:
         if self.roots_only:
             count = len(p.roots)
             return (
-                f'- "{self.phrase}" are the {count} roots of the last equation solved, '
-                f"{p.equation}: {p.roots_text}"
+                f'- "{self.phrase}" are the {count} roots of the equation {p.equation}: '
+                f"{p.roots_text}"
             )
         origin = f"from the equation {p.equation}" if p.equation else "brought by the user"
         roots = f"; roots {p.roots_text}" if p.roots_text else ""
@@ -205,6 +205,13 @@ def bind(request: str, conversation: list[Message]) -> list[Binding]:
     chat = polynomials(conversation)
     if not chat:
         return []
+    bindings = _phrases(request, chat)
+    if not bindings:
+        bindings.extend(_plural_roots(request, conversation, chat))
+    return bindings
+
+
+def _phrases(request: str, chat: list[Polynomial]) -> list[Binding]:
     bindings: list[Binding] = []
     for match in _PHRASE.finditer(request):
         named = _named(match, chat)
@@ -213,9 +220,15 @@ def bind(request: str, conversation: list[Message]) -> list[Binding]:
         phrase = " ".join(match.group(0).split())
         extreme = _extreme_root(request, match, named)
         bindings.append(Binding(phrase, named, extreme))
-    if not bindings:
-        bindings.extend(_plural_roots(request, conversation, chat))
     return bindings
+
+
+def _previous_request(request: str, conversation: list[Message]) -> str | None:
+    """The request before `request` (which may already be the conversation's last)."""
+    asked = [m.text for m in conversation if isinstance(m, UserMessage)]
+    if asked and asked[-1] == request:
+        asked.pop()
+    return asked[-1] if asked else None
 
 
 def _plural_roots(
@@ -228,6 +241,11 @@ def _plural_roots(
     plural = _PLURAL.search(request)
     if plural is None or _OWN_MATH.search(request):
         return []
+    # "remind me: the roots of the first equation?" then "what are their squares?"
+    previous = _previous_request(request, conversation)
+    for earlier in _phrases(previous or "", chat):
+        if len(earlier.polynomial.roots) >= 2 and earlier.polynomial.equation:
+            return [Binding(plural.group(1).lower(), earlier.polynomial, roots_only=True)]
     calls: dict[str, tuple[ToolCall, str]] = {}  # each call and the request it was made for
     asked = ""
     for message in conversation:

@@ -179,7 +179,7 @@ def test_their_are_all_the_roots_of_the_equation_just_solved(request_text: str) 
     (binding,) = bind(request_text, CHAT)
     assert binding.roots_only and binding.polynomial.text == "x^3 - 13x + 12"
     assert binding.line().endswith(
-        "are the 3 roots of the last equation solved, x^3 - 13x + 12 = 0: x = -4, x = 1, x = 3"
+        "are the 3 roots of the equation x^3 - 13x + 12 = 0: x = -4, x = 1, x = 3"
     )
 
 
@@ -208,3 +208,13 @@ def test_their_is_not_bound_after_other_math(later: list[Message]) -> None:
 def test_their_is_not_bound_with_math_of_the_request_or_a_single_root() -> None:
     assert bind("evaluate them at x = 2", CHAT) == []
     assert bind("square them", task("a", "solve", equation="2q - 8 = 0")) == []
+
+
+def test_their_after_a_request_for_an_earlier_equation_s_roots_are_those_roots() -> None:
+    chat = [*CHAT, UserMessage(text="remind me: the roots of the first equation?")]
+    chat.append(AssistantMessage(text="They are q = -4 and q = -2.", task_status="COMPLETED"))
+    (binding,) = bind("what are their squares?", chat)
+    assert binding.roots_only and binding.polynomial.text == "q^2 + 6q + 8"
+    # the open request may already be the conversation's last message
+    (same,) = bind("what are their squares?", [*chat, UserMessage(text="what are their squares?")])
+    assert same == binding

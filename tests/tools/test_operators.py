@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tools.calculus import derivative, integral
 from tools.errors import ToolError
 from tools.evaluation import evaluate
-from tools.operators import strip_derivative, strip_integral
+from tools.operators import expand_listing, strip_derivative, strip_integral
 from tools.solving import solve_equation as solve
 
 
@@ -124,3 +124,30 @@ def test_bounds_in_words_give_the_same_integral(poly: sp.Expr, lower: int, width
     wrapped = integral(f"integrate {text} from {lower} to {upper}", None)
     plain = integral(text, "x", str(lower), str(upper))
     assert wrapped.ok and plain.ok and wrapped.value == plain.value
+
+
+@pytest.mark.parametrize(
+    ("expression", "values"),
+    [
+        # seen from the embedded model for "what are their squares?" and "what's their sum?"
+        ("[(x**2) for x in [-4, -3, 1, 2]]", [16, 9, 1, 4]),
+        ("[x^2 for x in (-3, 2, 4)]", [9, 4, 16]),
+        ("x**3 for x in [-1, 2]", [-1, 8]),
+        ("sum(x for x in [-4, -3, 1, 2])", [-4]),
+        ("sum([-4, -3, 1, 2])", [-4]),
+        ("product(r for r in [-4, -2, -1, 3])", [-24]),
+        ("sum(t^2 for t in [1, 2, 3])", [14]),
+    ],
+)
+def test_a_list_written_as_code_is_read_as_its_values(expression: str, values: list[int]) -> None:
+    result = evaluate(expression, "")
+    assert result.ok, result.text
+    shown = [int(part.rsplit("=", 1)[-1]) for part in result.text.split(";")]
+    assert shown == values
+
+
+def test_what_is_not_a_listing_is_left_to_the_parser() -> None:
+    assert expand_listing("x^2 + 1") is None
+    assert expand_listing("for x in") is None
+    with pytest.raises(ToolError, match="looks like program code"):
+        evaluate("x for x in []", "")
