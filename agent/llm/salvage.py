@@ -5,7 +5,9 @@ them sometimes starts a tool call the same way: `{"response": "12 + (5 - 2) - -6
 "evaluate", "at": []}` (seen once in 470 eval turns on the embedded model; its repair round
 wrote the same again and the user got "not a valid tool call"). The call says which tool it
 is and what its math is; only the field name is wrong. Read as the tool's own math field, it
-is the call the model meant. A sentence under `response` with a tool's name ("The value ... is
+is the call the model meant. The `tool` field may be missing too (`{"response": "4 * (9s^2 -
+9s)", "at": []}`, seen once in a full `sessions` run): the call's other fields then name the
+tool when only one tool has them all (`at`: evaluate). A sentence under `response` with a tool's name ("The value ... is
 0.", "tool": "evaluate": seen in the latency bench) is an answer mislabelled, not a call: that
 one goes to the repair round.
 """
@@ -42,6 +44,18 @@ def math_fields() -> dict[str, str]:
     return fields
 
 
+def _tool_by_fields(names: set[str]) -> str | None:
+    """The one tool whose fields include all of `names` (none given, or several: None)."""
+    if not names:
+        return None
+    tools = [
+        str(typing.get_args(member.model_fields["tool"].annotation)[0])
+        for member in step_members()
+        if member is not MessageToUser and names <= set(member.model_fields) - {"tool"}
+    ]
+    return tools[0] if len(tools) == 1 else None
+
+
 def misplaced_response(raw: str) -> Any | None:
     """The tool call `raw` meant when it put its math under `response`, or None."""
     found = _OBJECT.search(raw)
@@ -51,6 +65,9 @@ def misplaced_response(raw: str) -> Any | None:
         return None
     if not isinstance(reply, dict):
         return None
+    if "tool" not in reply:
+        tool = _tool_by_fields(set(reply) - {"response", "task_status"})
+        reply = {**reply, "tool": tool} if tool else reply
     field = math_fields().get(str(reply.get("tool")))
     math = reply.get("response")
     if field is None or field in reply or not isinstance(math, str) or not math.strip():

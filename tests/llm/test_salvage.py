@@ -32,9 +32,19 @@ def test_fenced_replies_and_other_tools_too() -> None:
     assert recall == TaskRecall(tool="recall", query="question 3")
 
 
+def test_with_no_tool_field_a_field_only_one_tool_has_names_it() -> None:
+    # seen in a full `sessions` run: the user got "not a valid tool call"
+    step = misplaced_response('{"response": "4 * (9s^2 - 9s)", "at": []}')
+    assert step == QuadraticEvaluator(tool="evaluate", expression="4 * (9s^2 - 9s)", at=[])
+    bounds = misplaced_response('{"response": "x^2", "lower": "0", "upper": "1"}')
+    assert bounds is not None and bounds.tool == "integral" and bounds.expression == "x^2"
+
+
 @pytest.mark.parametrize(
     "raw",
     [
+        '{"response": "x^2", "variable": "x"}',  # every tool has a variable: which one?
+        '{"response": "x^2"}',  # nothing names a tool
         '{"response": "x^2", "tool": "factor"}',  # no such tool
         '{"response": "hi", "tool": "solve", "equation": "x = 1"}',  # its field is there
         '{"response": "   ", "tool": "solve"}',  # no math
