@@ -13,6 +13,14 @@ expression a derivative or integral was asked of that no earlier tool returned (
 person brought, not a result). A phrase is bound only when the chat holds exactly what it
 names (no third equation in a chat of two, no cubic among quadratics); otherwise nothing is
 said about it, and the model reads the request as it is.
+
+"Their" and "them" right after roots were found ("what are their squares?"), or after a
+request for an earlier equation's roots, are shown as those roots, all of them: the model
+squared one of three, or added the squares, or took the latest equation's after "the roots of
+the first equation?".
+
+Measured on the full `sessions` set (window), with the tools' reading of `d/dx (...)` that
+this made the model write (`tools.operators`): 97/107 dependent turns right, 87/107 before.
 """
 
 from __future__ import annotations
