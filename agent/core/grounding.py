@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+import sympy
+
 from agent.llm.model import ToolStep
 from agent.messages import AssistantMessage, Message, ToolCall, to_chat
 
@@ -50,6 +52,12 @@ _STATED_NUMBER = re.compile(r"(?<![A-Za-z_\d.^])(?<!\*\*)\d+(?:\.\d+)?")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
 
+def stated_numbers(answer: str, request: str) -> list[str]:
+    """The numbers an answer states that the request did not write (signs ignored)."""
+    written = set(_NUMBER.findall(request.translate(_SUPERSCRIPTS)))
+    return list(dict.fromkeys(n for n in _STATED_NUMBER.findall(answer) if n not in written))
+
+
 def unverified_numbers(answer: str, context: list[Message]) -> list[str]:
     """Numbers an answer states that no tool computed, no call used and the user never wrote.
 
@@ -63,3 +71,59 @@ def unverified_numbers(answer: str, context: list[Message]) -> list[str]:
     ).translate(_SUPERSCRIPTS)
     known = set(_NUMBER.findall(said))
     return list(dict.fromkeys(n for n in _STATED_NUMBER.findall(answer) if n not in known))
+
+
+# Arithmetic as an answer writes it out: numbers, operators and brackets, then "= number".
+_WRITTEN_ARITHMETIC = re.compile(
+    r"(?P<lhs>[-+−(\s\d.)*/^×·]*\d[-+−(\s\d.)*/^×·]*?)\s*=\s*"
+    r"(?P<rhs>[-−]?\s*\d+(?:\.\d+)?(?:\s*/\s*\d+)?)(?![\d.]*[A-Za-z(^*])"
+)
+# An operator between two numbers: "2*3", "(-4) * (-2)", "3^2", "1 + 1".
+_OPERATION = re.compile(r"\d\)*\s*(?:[-+−*/^×·]|\*\*)\s*[-−(]*\s*\d")
+_WORD = re.compile(r"[A-Za-z]+$")
+
+
+def miscalculations(answer: str) -> list[str]:
+    """Results of arithmetic an answer writes out that SymPy disagrees with.
+
+    A small model shows its own arithmetic ("(-4)*(-2)*(-1)*3 = 24") when it skips the tool,
+    and the result it states may still be a number the chat holds (24 was the polynomial's
+    constant), so `unverified_numbers` lets it through. Only all-number arithmetic after prose
+    or punctuation is checked: "3x + 2*4 = 11" is algebra, not a sum to redo."""
+    wrong: list[str] = []
+    for match in _WRITTEN_ARITHMETIC.finditer(answer.replace("**", "^")):
+        lhs, rhs = match.group("lhs").strip(), "".join(match.group("rhs").split())
+        if not _OPERATION.search(lhs) or not _after_prose(answer.replace("**", "^"), match):
+            continue
+        shown, stated = _value(lhs), _value(rhs)
+        if shown is None or stated is None:
+            continue
+        decimals = len(rhs.partition(".")[2])
+        if abs(shown - stated) > 1e-9 + (0.5 * 10.0**-decimals if decimals else 0.0):
+            wrong.append(rhs.replace("−", "-"))
+    return list(dict.fromkeys(wrong))
+
+
+def _after_prose(text: str, match: re.Match[str]) -> bool:
+    """The arithmetic starts the text, or follows punctuation or a word (not a variable)."""
+    lhs = match.group("lhs")
+    before = text[: match.start("lhs") + len(lhs) - len(lhs.lstrip())]
+    stripped = before.rstrip()
+    if not stripped or stripped[-1] in ":,;(=":
+        return True
+    word = _WORD.search(stripped)
+    return word is not None and len(word.group(0)) >= 2 and before != stripped
+
+
+def _value(text: str) -> float | None:
+    """The number arithmetic on numbers comes to, or None when it is not that."""
+    cleaned = text.replace("−", "-").replace("×", "*").replace("·", "*").replace("^", "**")
+    if not re.fullmatch(r"[-+*/().\d\s]+", cleaned) or cleaned.count("**") > 3:
+        return None
+    try:
+        value = sympy.sympify(cleaned, evaluate=True)
+    except (sympy.SympifyError, SyntaxError, TypeError, ValueError, ZeroDivisionError):
+        return None
+    if not value.is_number or not value.is_real or value.has(sympy.zoo, sympy.nan):
+        return None
+    return float(value)

@@ -18,12 +18,17 @@ from baml_py import AbortController
 from agent import wire
 from agent.context.base import Compaction, CompactionInput, ContextStrategy, Trigger
 from agent.core.equation_index import equation_index
-from agent.core.grounding import ungrounded_reason, unverified_numbers
+from agent.core.grounding import (
+    miscalculations,
+    stated_numbers,
+    ungrounded_reason,
+    unverified_numbers,
+)
 from agent.core.plain_math import plain_math
 from agent.core.recall import recall
 from agent.core.session import Session
 from agent.core.tool_calls import run_tool, tool_arguments
-from agent.core.tool_fit import misfit_reason, request_words
+from agent.core.tool_fit import asks_for_arithmetic, misfit_reason, order_reason, request_words
 from agent.core.transcript import CompactionRecord, ErrorRecord
 from agent.errors import AgentError, TurnCancelled
 from agent.llm.model import MathModel, ProgressObserver, ToolStep
@@ -239,7 +244,11 @@ class Agent:
                 reply = AssistantMessage(
                     text=plain_math(step.response), task_status=step.task_status
                 )
-                stated = [] if checked or not self.aids.verify_answers else self._unverified(reply)
+                stated = (
+                    []
+                    if checked or not self.aids.verify_answers
+                    else self._unverified(reply, user, result)
+                )
                 checked = True
                 if stated:  # once per turn: compute it with a tool (tools allowed again)
                     request = ChatMessage(role=wire.USER, content=wire.unverified_request(stated))
@@ -287,13 +296,26 @@ class Agent:
         if not self.aids.check_tool_fit:
             return None
         request = request_words(user, self.session.conversation())
-        return misfit_reason(call.tool, request, [c.tool for c, _ in result.tool_runs])
+        tools_run = [c.tool for c, _ in result.tool_runs]
+        misfit = misfit_reason(call.tool, request, tools_run)
+        if misfit is None and call.tool == "derivative":
+            misfit = order_reason(call.arguments, request, tools_run)
+        return misfit
 
-    def _unverified(self, reply: AssistantMessage) -> list[str]:
-        """Numbers a finished answer states that no tool computed and the user never wrote."""
+    def _unverified(
+        self, reply: AssistantMessage, user: UserMessage, result: TurnResult
+    ) -> list[str]:
+        """Numbers a finished answer states that no tool computed: ones the chat never held,
+        results of arithmetic it writes out wrongly, and, when the request asks for arithmetic
+        and no tool ran this turn, every number the request did not write (the chat's
+        coefficients made "their product is 24" look computed when it was -24)."""
         if reply.task_status != "COMPLETED":
             return []
-        return unverified_numbers(reply.text, self.session.conversation())
+        stated = unverified_numbers(reply.text, self.session.conversation())
+        stated += [n for n in miscalculations(reply.text) if n not in stated]
+        if not stated and not result.tool_runs and asks_for_arithmetic(user.text):
+            stated = stated_numbers(reply.text, user.text)
+        return stated
 
     def _run(self, call: ToolCall, step: ToolStep | TaskRecall) -> ToolResultMessage:
         """The outcome of one tool call: a search of earlier tasks, or math (if grounded)."""

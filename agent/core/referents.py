@@ -26,7 +26,7 @@ this made the model write (`tools.operators`): 97/107 dependent turns right, 87/
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import sympy as sp
 
@@ -74,6 +74,10 @@ _PLURAL = re.compile(r"\b(their|them|those|these|both)\b", re.IGNORECASE)
 _ON_ROOTS = re.compile(
     r"\b(?:their|them|those|these|both|roots?|solutions?|zeros|zeroes)\b", re.IGNORECASE
 )
+# "f(1)", "g(-2)", "h(1/2)": a value in function notation, with the function left undefined.
+_FUNCTION_VALUE = re.compile(
+    r"(?<![A-Za-z])(?P<name>[A-Za-z])\(\s*(?P<point>-?\s*\d+(?:\.\d+)?(?:\s*/\s*\d+)?)\s*\)"
+)
 # Math a request writes itself: an equation, or a variable or number with an operator.
 _OWN_MATH = re.compile(r"=|\d\s*[-+*/^]\s*[\w(]|[A-Za-z]\s*[\^*]\s*\d")
 
@@ -118,6 +122,8 @@ class Binding:
     extreme_root: tuple[str, sp.Expr] | None = None
     # "their", "them": the phrase names the roots of the polynomial, not the polynomial.
     roots_only: bool = False
+    # "f(1) for the cubic": the function's name and the point, when the request asks so.
+    function_value: tuple[str, str] | None = None
 
     def line(self) -> str:
         p = self.polynomial
@@ -133,6 +139,12 @@ class Binding:
         if self.extreme_root is not None:
             which, value = self.extreme_root
             text += f'\n- the {which} root of "{self.phrase}" is {exact(value)}'
+        if self.function_value is not None and p.variable is not None:
+            name, point = self.function_value
+            text += (
+                f"\n- so {name}({p.variable}) = {p.text}, and {name}({point}) is its value at "
+                f"{p.variable} = {point}"
+            )
         return text
 
 
@@ -228,7 +240,20 @@ def _phrases(request: str, chat: list[Polynomial]) -> list[Binding]:
         phrase = " ".join(match.group(0).split())
         extreme = _extreme_root(request, match, named)
         bindings.append(Binding(phrase, named, extreme))
+    if len(bindings) == 1 and (value := _function_value(request)) is not None:
+        bindings[0] = replace(bindings[0], function_value=value)
     return bindings
+
+
+def _function_value(request: str) -> tuple[str, str] | None:
+    """ "what's f(1) for the cubic from before?": the function's name and the point. Small
+    models sent `f(1)` alone, with no definition, and then asked the user for it. Only one
+    such value per request (two name different functions, or the same at two points: the
+    model reads those as they are)."""
+    found = list(_FUNCTION_VALUE.finditer(request))
+    if len(found) != 1:
+        return None
+    return found[0].group("name"), "".join(found[0].group("point").split())
 
 
 def _previous_request(request: str, conversation: list[Message]) -> str | None:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from agent.messages import AssistantMessage, Message, UserMessage
+from tools.operators import strip_derivative
 
 # Words that ask for each calculus tool. Broad on purpose: a miss costs an extra step only.
 _ASKS = {
@@ -34,6 +35,13 @@ _VALUE_WORDS = re.compile(
     r"\bat\b|\bwhen\b|\bwhere\b|\bvalue|evaluat|plug|substitut|\bfor [A-Za-z]\s*=|[A-Za-z]\s*=",
     re.IGNORECASE,
 )
+# Words that ask for arithmetic on numbers the chat holds: a sum, squares, a product, a value.
+_ARITHMETIC = re.compile(
+    r"\b(?:sum|add|plus|total|product|multipl\w*|times|squares?|squared|cubes?|cubed"
+    r"|difference|subtract\w*|minus|quotient|divid\w*|ratio|average|mean|reciprocals?"
+    r"|double|triple|half|evaluat\w*|plug\w*|substitut\w*|value)\b",
+    re.IGNORECASE,
+)
 # A request that points back at the previous one ("the same for 3x^3") borrows its words.
 _BACK_REFERENCE = re.compile(r"\bsame\b|\bagain\b|\balso\b|\btoo\b|\blikewise\b", re.IGNORECASE)
 
@@ -49,6 +57,78 @@ def request_words(user: UserMessage, history: Sequence[Message]) -> str:
     if previous_request is not None and (asked_back or _BACK_REFERENCE.search(text)):
         text = f"{previous_request}\n{text}"
     return text
+
+
+# "the second derivative", "3rd-order derivative", "differentiate ... twice", "d²/dx²", "f''".
+_ORDER_WORDS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_TIMES_WORDS = {"twice": 2, "two times": 2, "thrice": 3, "three times": 3, "four times": 4}
+_ORDERS = re.compile(
+    r"\b(?P<ordinal>second|2nd|third|3rd|fourth|4th)[- ](?:order[- ])?(?:partial[- ])?"
+    r"derivative|\b(?P<times>twice|thrice|(?:two|three|four) times)\b"
+    r"|d(?:\^|\*\*)?(?P<power>[2-4²³⁴])\s*[A-Za-z]?\s*/\s*d|(?<![A-Za-z])[A-Za-z](?P<primes>'{2,4})",
+    re.IGNORECASE,
+)
+_POWERS = {"2": 2, "3": 3, "4": 4, "²": 2, "³": 3, "⁴": 4}
+
+
+def asked_order(request: str) -> int | None:
+    """The derivative order the request's words ask for, when they ask for exactly one above
+    the first ("differentiate twice wrt x and once wrt y" asks for more than one order)."""
+    orders = set()
+    for match in _ORDERS.finditer(request):
+        if match.group("ordinal"):
+            orders.add(_ORDER_WORDS[match.group("ordinal").lower()])
+        elif match.group("times"):
+            orders.add(_TIMES_WORDS[" ".join(match.group("times").lower().split())])
+        elif match.group("power"):
+            orders.add(_POWERS[match.group("power")])
+        else:
+            orders.add(len(match.group("primes")))
+    if len(orders) != 1 or re.search(r"\bonce\b", request, re.IGNORECASE):
+        return None
+    return orders.pop()
+
+
+def order_reason(
+    arguments: dict[str, object], request: str, tools_run: Sequence[str]
+) -> str | None:
+    """One sentence for the model when a derivative call's order is below the one asked.
+
+    Seen on the full `sessions` set: "the second derivative of the first polynomial" sent as
+    `d/dp (p^2 - 2p - 3)` with no order, answered with the first derivative. Only the turn's
+    first derivative call is checked (two calls of order 1 in a row are a second derivative
+    too)."""
+    wanted = asked_order(request)
+    if wanted is None or "derivative" in tools_run:
+        return None
+    sent = _call_order(arguments)
+    if sent is None or sent >= wanted:
+        return None
+    return (
+        f"Check the order: the request asks for the derivative of order {wanted}, and this "
+        f"call computes order {sent}. Send it with order {wanted}, or send this same call "
+        "again if it is right."
+    )
+
+
+def _call_order(arguments: dict[str, object]) -> int | None:
+    """The order a derivative call computes: its `order`, or the operators its expression
+    is written inside ("d/dx (d/dx (E))" is order 2)."""
+    raw = arguments.get("order")
+    try:
+        order = 1 if raw in (None, "") else int(str(raw))
+    except ValueError:
+        return None
+    if order == 1:
+        stripped = strip_derivative(str(arguments.get("expression") or ""))
+        if stripped is not None:
+            order = max(order, stripped.order)
+    return order
+
+
+def asks_for_arithmetic(request: str) -> bool:
+    """Whether the request's words ask to compute with numbers ("and their product?")."""
+    return _ARITHMETIC.search(request) is not None
 
 
 def misfit_reason(tool: str, request: str, tools_run: Sequence[str]) -> str | None:

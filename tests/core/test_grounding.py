@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from agent.context.registry import make_strategy
 from agent.context.strategies.none import NoCompaction
-from agent.core.grounding import ungrounded_reason, unverified_numbers
+from agent.core.grounding import (
+    miscalculations,
+    stated_numbers,
+    ungrounded_reason,
+    unverified_numbers,
+)
 from agent.core.loop import Agent
 from agent.messages import (
     SummaryExchangeRecord,
@@ -104,3 +113,58 @@ def test_restated_math_is_not_an_unverified_number() -> None:
     # Only 9 came from nowhere: the exponents (typed as ³), the call's "= 0" and 7 did not.
     assert unverified_numbers(answer, [asked, call, result]) == ["9"]
     assert unverified_numbers("x**3 + x^2", [asked]) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "wrong"),
+    [
+        ("The product of the roots is (-4)*(-2)*(-1)*3 = 24.", ["24"]),
+        ("The sum: 2 + 3 = 6, and 4*4 = 16", ["6"]),
+        ("f(2) = 2^3 - 13*2 + 12 = -5", ["-5"]),
+        ("The squares add up to (-3)**2 + (-2)**2 = 12.", ["12"]),
+        ("1/3 = 0.4 roughly", ["0.4"]),
+    ],
+)
+def test_arithmetic_written_out_wrong_is_caught(answer: str, wrong: list[str]) -> None:
+    assert miscalculations(answer) == wrong
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The product of the roots is (-4)*(-2)*(-1)*3 = -24.",
+        "f(1) = 0",  # a value in function notation, not arithmetic
+        "The roots are x = -3 and x = -2.",
+        "3x + 2*4 = 11",  # algebra: the 2*4 is part of an expression in x
+        "x^2 + 3 = 11 at x = 2",
+        "The integral is 4496/15 ≈ 299.7",
+        "(-3)^2 + (-2)^2 = 13",
+        "squares: (-3)^2 = 9, (-2)^2 = 4, (-1)^2 = 1",
+        "1/3 = 0.33",  # rounded as written
+        "then 1/0 = 5",  # not a number: left to the other checks
+        "so 10 - 2 = 8x",
+    ],
+)
+def test_right_arithmetic_and_algebra_pass(answer: str) -> None:
+    assert miscalculations(answer) == []
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    numbers=st.lists(st.integers(-12, 12), min_size=2, max_size=4),
+    operator=st.sampled_from(["+", "-", "*"]),
+    off=st.integers(-3, 3),
+)
+def test_a_product_or_sum_shown_is_judged_by_its_value(
+    numbers: list[int], operator: str, off: int
+) -> None:
+    shown = f" {operator} ".join(f"({n})" for n in numbers)
+    value = numbers[0]
+    for n in numbers[1:]:
+        value = value + n if operator == "+" else value - n if operator == "-" else value * n
+    answer = f"The result is {shown} = {value + off}."
+    assert miscalculations(answer) == ([] if off == 0 else [str(value + off)])
+
+
+def test_stated_numbers_leave_out_what_the_request_wrote() -> None:
+    assert stated_numbers("At x = 3 it is 22 and 9.", "evaluate it at x = 3") == ["22", "9"]

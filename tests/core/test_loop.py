@@ -106,6 +106,68 @@ def test_an_answer_with_numbers_no_tool_computed_is_checked_once() -> None:
     assert make_agent(quiet).run_turn("square -3 and -2").reply.text.endswith("13.")
 
 
+def _solved_quartic(model: InProcessModel, aids: SmallModelAids) -> Agent:
+    """An agent whose chat holds a quartic with constant 24 and roots -4, -2, -1, 3."""
+    agent = make_agent(model, aids=aids)
+    result = agent.run_turn("solve x^4 + 4x^3 - 7x^2 - 22x - 24 = 0")
+    assert result.ok
+    return agent
+
+
+def test_arithmetic_asked_and_answered_without_a_tool_is_computed_with_one() -> None:
+    # 24 is in the chat (the constant), so it does not look made up; no tool ran, though.
+    model = InProcessModel(
+        [
+            solve("x^4 + 4x^3 - 7x^2 - 22x - 24 = 0"),
+            done("The roots are x = -4, x = -2, x = -1 and x = 3."),
+            done("Their product is 24."),
+            evaluate("(-4)*(-2)*(-1)*3"),
+            done("Their product is -24."),
+        ]
+    )
+    agent = _solved_quartic(model, SmallModelAids(verify_answers=True))
+    result = agent.run_turn("and their product?")
+    assert result.ok and result.reply.text == "Their product is -24."
+    assert "No tool computed 24" in model.seen[-2][-1].content
+    # A request with no arithmetic in its words is answered from the chat as it is.
+    recalled = InProcessModel(
+        [
+            solve("x^4 + 4x^3 - 7x^2 - 22x - 24 = 0"),
+            done("The roots are x = -4, x = -2, x = -1 and x = 3."),
+            done("They were x = -4, x = -2, x = -1 and x = 3."),
+        ]
+    )
+    agent = _solved_quartic(recalled, SmallModelAids(verify_answers=True))
+    assert agent.run_turn("what were the roots again?").llm_calls == 1
+
+
+def test_arithmetic_written_out_wrong_is_computed_with_a_tool() -> None:
+    model = InProcessModel(
+        [
+            solve("x^4 + 4x^3 - 7x^2 - 22x - 24 = 0"),
+            done("The roots are x = -4, x = -2, x = -1 and x = 3."),
+            evaluate("x^2", "-4", "-2", "-1", "3"),
+            done("The sum of the squares is 16 + 4 + 1 + 9 = 24."),
+            evaluate("16 + 4 + 1 + 9"),
+            done("The sum of the squares is 30."),
+        ]
+    )
+    agent = _solved_quartic(model, SmallModelAids(verify_answers=True))
+    result = agent.run_turn("what is the sum of their squares?")
+    assert result.ok and result.reply.text == "The sum of the squares is 30."
+    assert "No tool computed 24" in model.seen[-2][-1].content
+
+
+def test_a_derivative_of_a_lower_order_than_asked_is_questioned_once() -> None:
+    model = InProcessModel(
+        [derivative("d/dp (p^2 - 2p - 3)"), derivative("p^2 - 2p - 3", order=2), done("It is 2.")]
+    )
+    agent = make_agent(model, aids=SmallModelAids(check_tool_fit=True))
+    result = agent.run_turn("the second derivative of p^2 - 2p - 3")
+    assert result.ok and [call.arguments["order"] for call, _ in result.tool_runs] == [2]
+    assert "order 2" in model.seen[1][-1].content
+
+
 def test_a_tool_the_request_never_asked_for_is_questioned_once() -> None:
     model = InProcessModel(
         [

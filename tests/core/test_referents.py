@@ -218,3 +218,39 @@ def test_their_after_a_request_for_an_earlier_equation_s_roots_are_those_roots()
     # the open request may already be the conversation's last message
     (same,) = bind("what are their squares?", [*chat, UserMessage(text="what are their squares?")])
     assert same == binding
+
+
+@pytest.mark.parametrize(
+    ("request_text", "name", "point"),
+    [
+        ("what's f(1) for the cubic from before?", "f", "1"),
+        ("give g(-2) for the first polynomial", "g", "-2"),
+        ("and h(1/2), with h the last equation's polynomial?", "h", "1/2"),
+    ],
+)
+def test_a_value_in_function_notation_is_said_to_be_the_polynomial_s_value(
+    request_text: str, name: str, point: str
+) -> None:
+    (binding,) = bind(request_text, CHAT)
+    assert binding.function_value == (name, point)
+    p = binding.polynomial
+    definition, value_line = binding.line().splitlines()[-1].removeprefix("- so ").split(", and ")
+    assert definition == f"{name}({p.variable}) = {p.text}"
+    assert value_line == f"{name}({point}) is its value at {p.variable} = {point}"
+    # What the line tells the model to send is what the tool computes right.
+    sent = compute("evaluate", {"expression": definition, "at": point})
+    assert sent.ok, sent.text
+    expected = p.expr.subs(p.variable, sp.Rational(point))
+    assert sp.sympify(sent.text.split(" = ")[-1].split("≈")[0].replace("^", "**")) == expected
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "what's the cubic from before?",  # no value asked
+        "compare f(1) and f(2) for the cubic from before",  # two values: read as written
+        "f(1) for the first polynomial and the last equation",  # two polynomials
+    ],
+)
+def test_no_function_value_unless_one_value_of_one_polynomial(request_text: str) -> None:
+    assert all(b.function_value is None for b in bind(request_text, CHAT))

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from agent.core.tool_fit import misfit_reason, request_words
+from agent.core.tool_fit import (
+    asked_order,
+    asks_for_arithmetic,
+    misfit_reason,
+    order_reason,
+    request_words,
+)
 from agent.messages import AssistantMessage, UserMessage
 
 ASKS_DERIVATIVE = [
@@ -88,3 +94,62 @@ def test_the_same_for_borrows_the_previous_request() -> None:
     again = UserMessage(text="now the same for 3x^3")
     words = request_words(again, [first, done, again])
     assert misfit_reason("derivative", words, []) is None
+
+
+@pytest.mark.parametrize(
+    ("request_text", "order"),
+    [
+        ("and the second derivative of the first polynomial", 2),
+        ("Differentiate x^3*y twice with respect to x.", 2),
+        ("What is the third derivative of -3*d**3*g - 2*d**2 wrt g?", 3),
+        ("Find the 2nd-order derivative of t^5", 2),
+        ("differentiate 3v^4 three times", 3),
+        ("what's f''(x) for f(x) = x^4", 2),
+        ("d^2/dx^2 of x^4", 2),
+        ("d²y/dx² for y = x^4", 2),
+    ],
+)
+def test_the_order_asked_in_words(request_text: str, order: int) -> None:
+    assert asked_order(request_text) == order
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "derivative of the second polynomial",  # the ordinal names the polynomial
+        "solve the second equation",
+        "what's f'(x) for f(x) = x^2",
+        "differentiate twice wrt x and once wrt y",  # two orders: read as written
+        "the second derivative, then the third derivative",
+    ],
+)
+def test_no_single_higher_order_asked(request_text: str) -> None:
+    assert asked_order(request_text) is None
+
+
+def test_a_derivative_call_below_the_order_asked_is_questioned() -> None:
+    request = "and the second derivative of the first polynomial"
+    reason = order_reason({"expression": "d/dp (p^2 - 2p - 3)", "variable": "p"}, request, [])
+    assert reason is not None and "order 2" in reason and "order 1" in reason
+    # The order given, or written as nested operators, fits.
+    assert order_reason({"expression": "p^2 - 2p", "order": 2}, request, []) is None
+    assert order_reason({"expression": "d/dp (d/dp (p^2))"}, request, []) is None
+    # A derivative already ran this turn: a second call of order 1 makes order 2.
+    assert order_reason({"expression": "2p - 2"}, request, ["derivative"]) is None
+    assert order_reason({"expression": "p^2"}, "the derivative of p^2", []) is None
+
+
+@pytest.mark.parametrize(
+    ("request_text", "arithmetic"),
+    [
+        ("and their product?", True),
+        ("what are their squares?", True),
+        ("add them up", True),
+        ("plug the largest root into the last polynomial", True),
+        ("what were the roots again?", False),
+        ("solve x^2 - 4 = 0", False),
+        ("integrate it from 0 to 1", False),
+    ],
+)
+def test_requests_for_arithmetic(request_text: str, arithmetic: bool) -> None:
+    assert asks_for_arithmetic(request_text) is arithmetic
