@@ -34,14 +34,27 @@ def _overlap(query: str, line: LedgerLine) -> int:
     return 2 * facts + words
 
 
+def _shared_math(query: str, line: LedgerLine) -> bool:
+    """Whether the line holds an expression of the query (not just a number such as 0)."""
+    shared = extract_facts(query) & extract_facts(f"{line.question} {line.answer}")
+    return any(any(c.isalpha() for c in fact) for fact in shared)
+
+
 def recall(conversation: list[Message], query: str, limit: int = MAX_HITS) -> str:
-    """The tasks `query` points to, as `#N question -> answer` lines (or why there are none)."""
+    """The tasks `query` points to, as `#N question -> answer` lines (or why there are none).
+
+    A query that writes math some task holds ("roots of m^2 - 2m - 15 = 0") gets those tasks
+    only: lines that share just words ("roots") came after the right one, and the 1.5B model
+    answered from one of them (seen with `ledger`, `focus` and `window`)."""
     lines = finished_lines(conversation)
     if not lines:
         return "No task has been finished yet in this conversation."
     named = referenced(query, lines, len(lines) + 1)
+    candidates = [line for line in lines if line.number not in named]
+    if any(_shared_math(query, line) for line in lines):
+        candidates = [line for line in candidates if _shared_math(query, line)]
     scored = sorted(
-        ((_overlap(query, line), line.number) for line in lines if line.number not in named),
+        ((_overlap(query, line), line.number) for line in candidates),
         key=lambda pair: (-pair[0], -pair[1]),
     )
     numbers = sorted(named)[-limit:] + [n for score, n in scored if score > 0]

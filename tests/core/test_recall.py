@@ -69,3 +69,14 @@ def test_the_loop_answers_recall_from_the_whole_conversation() -> None:
     # Folded, the task's line keeps its own answer, not the recalled line.
     line = agent.session.working[0].exchanges[-1]
     assert line.answer == "1 and 25." and line.tools == ("evaluate",)
+
+
+def test_a_query_with_math_gets_only_the_tasks_holding_that_math() -> None:
+    history = conversation()
+    found = recall(history, "roots of the equation y^2 - 9 = 0").splitlines()
+    assert [line.split()[0] for line in found] == ["#5"]
+    # Words alone still find every task that shares them.
+    by_words = recall(history, "the roots we found").splitlines()
+    assert {line.split()[0] for line in by_words} >= {"#2", "#5"}
+    # Math no task holds falls back to the words.
+    assert "#2 " in recall(history, "the roots of z^2 + 1 = 0")
