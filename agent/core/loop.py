@@ -28,7 +28,13 @@ from agent.core.plain_math import plain_math
 from agent.core.recall import recall
 from agent.core.session import Session
 from agent.core.tool_calls import run_tool, tool_arguments
-from agent.core.tool_fit import asks_for_arithmetic, misfit_reason, order_reason, request_words
+from agent.core.tool_fit import (
+    asks_for_arithmetic,
+    misfit_reason,
+    order_reason,
+    request_words,
+    untooled_reason,
+)
 from agent.core.transcript import CompactionRecord, ErrorRecord
 from agent.errors import AgentError, TurnCancelled
 from agent.llm.model import MathModel, ProgressObserver, ToolStep
@@ -244,14 +250,14 @@ class Agent:
                 reply = AssistantMessage(
                     text=plain_math(step.response), task_status=step.task_status
                 )
-                stated = (
-                    []
+                doubt = (
+                    None
                     if checked or not self.aids.verify_answers
                     else self._unverified(reply, user, result)
                 )
                 checked = True
-                if stated:  # once per turn: compute it with a tool (tools allowed again)
-                    request = ChatMessage(role=wire.USER, content=wire.unverified_request(stated))
+                if doubt is not None:  # once per turn: compute it with a tool (tools allowed)
+                    request = ChatMessage(role=wire.USER, content=doubt)
                     follow_up = [reply.to_chat(), request]
                     answer_now = False
                     continue
@@ -304,18 +310,26 @@ class Agent:
 
     def _unverified(
         self, reply: AssistantMessage, user: UserMessage, result: TurnResult
-    ) -> list[str]:
-        """Numbers a finished answer states that no tool computed: ones the chat never held,
-        results of arithmetic it writes out wrongly, and, when the request asks for arithmetic
-        and no tool ran this turn, every number the request did not write (the chat's
-        coefficients made "their product is 24" look computed when it was -24)."""
+    ) -> str | None:
+        """Why a finished answer needs a tool first, as the sentence sent back, or None.
+
+        Numbers it states that no tool computed: ones the chat never held, results of
+        arithmetic it writes out wrongly, and, when the request asks for arithmetic and no
+        tool ran this turn, every number the request did not write (the chat's coefficients
+        made "their product is 24" look computed when it was -24). Then, with no tool run, a
+        request that asks for a computation, or an answer that copies a tool's record."""
         if reply.task_status != "COMPLETED":
-            return []
-        stated = unverified_numbers(reply.text, self.session.conversation())
+            return None
+        conversation = self.session.conversation()
+        stated = unverified_numbers(reply.text, conversation)
         stated += [n for n in miscalculations(reply.text) if n not in stated]
         if not stated and not result.tool_runs and asks_for_arithmetic(user.text):
             stated = stated_numbers(reply.text, user.text)
-        return stated
+        if stated:
+            return wire.unverified_request(stated)
+        if result.tool_runs:
+            return None
+        return untooled_reason(reply.text, request_words(user, conversation))
 
     def _run(self, call: ToolCall, step: ToolStep | TaskRecall) -> ToolResultMessage:
         """The outcome of one tool call: a search of earlier tasks, or math (if grounded)."""

@@ -18,6 +18,7 @@ from baml_client.types import (
     TaskRecall,
 )
 from tools import ToolResult
+from tools.worded import worded_arithmetic
 
 
 def tool_arguments(step: ToolStep | TaskRecall) -> dict[str, Any]:
@@ -46,6 +47,9 @@ def _evaluate_points(step: QuadraticEvaluator) -> ToolResult:
     points = step.at or []
     if not points:  # a closed expression is just computed; one with variables says it needs a point
         return tools.evaluate(step.expression, None, step.variable)
+    # "sum of the roots" at the roots: the arithmetic the words name, on those values.
+    if (written := worded_arithmetic(step.expression, points)) is not None:
+        return tools.evaluate(written, None, step.variable)
     if len(points) > MAX_EVALUATION_POINTS:
         return ToolResult.failure(
             "evaluate",

@@ -131,6 +131,58 @@ def asks_for_arithmetic(request: str) -> bool:
     return _ARITHMETIC.search(request) is not None
 
 
+# Words that ask for roots, and words that ask to be reminded of an earlier result instead.
+_SOLVE_WORDS = re.compile(r"\bsolve|\broots?\b|\bzeros?\b|\bsolutions?\b", re.IGNORECASE)
+_RECALL_WORDS = re.compile(
+    r"\bagain\b|\bremind|\bdid you\b|\byou (?:found|got|said|gave)\b|\b(?:was|were)\b",
+    re.IGNORECASE,
+)
+# What the request computes on: math it writes, or an earlier result it points at. "What is a
+# derivative?" has neither and is answered in words.
+_MATH_TARGET = re.compile(
+    r"\d|[A-Za-z]\s*[\^²³⁴=]|[A-Za-z]\s*[-+*/]\s*\w|\b(?:it|its|them|their|they|that|this|those"
+    r"|these|polynomials?|equations?|expressions?|functions?|quadratic|cubic|quartic|results?"
+    r"|answers?|roots?)\b",
+    re.IGNORECASE,
+)
+# A tool's record as the ledger writes it after an answer ("[derivative: d/dx (x^2) = 2*x]"):
+# a small model shown such lines copies the form, results included, without calling the tool.
+_TOOL_RECORD = re.compile(r"\[(solve|derivative|integral|evaluate)\s*:", re.IGNORECASE)
+_FUNCTION_VALUE = re.compile(r"(?<![A-Za-z])[A-Za-z]\(\s*[-+]?\d")
+
+
+def asked_tool(request: str) -> str | None:
+    """The tool a request asks to compute with, or None (a request to be reminded of an
+    earlier result, a question about math in words, or no computation at all)."""
+    if _RECALL_WORDS.search(request) or not _MATH_TARGET.search(request):
+        return None
+    for kind, pattern in _ASKS.items():
+        if pattern.search(request):
+            return kind
+    if _SOLVE_WORDS.search(request) and not asks_for_arithmetic(request):
+        return "solve"
+    if asks_for_arithmetic(request) or _FUNCTION_VALUE.search(request):
+        return "evaluate"
+    return None
+
+
+def untooled_reason(answer: str, request: str) -> str | None:
+    """One sentence for the model when it answered a computation without running a tool
+    (checked only when no tool ran in the turn).
+
+    Seen on the full `sessions` set with `ledger`: "what are the roots of s^4 - ...?" answered
+    with made-up roots, and then three answers ending in a copied tool record
+    ("[derivative: d²/ds² (...) = 24*s**2]") that no tool produced."""
+    record = _TOOL_RECORD.search(answer)
+    tool = record.group(1).lower() if record else asked_tool(request)
+    if tool is None:
+        return None
+    return (
+        f"No tool ran for this request, so that answer is not computed. Call the {tool} tool "
+        "on the math the request means, then answer with its exact result."
+    )
+
+
 def misfit_reason(tool: str, request: str, tools_run: Sequence[str]) -> str | None:
     """One sentence for the model when `tool` contradicts the request's words, else None.
 

@@ -158,6 +158,30 @@ def test_arithmetic_written_out_wrong_is_computed_with_a_tool() -> None:
     assert "No tool computed 24" in model.seen[-2][-1].content
 
 
+def test_a_computation_answered_without_a_tool_is_computed_with_one() -> None:
+    # The answer copies a tool record's form, and its numbers are all in the chat already.
+    model = InProcessModel(
+        [
+            solve("w^3 - 7w - 6 = 0"),
+            done("The roots are w = -2, w = -1 and w = 3."),
+            done("It is 6*w. [derivative: d²/dw² (w**3 - 7*w - 6) = 6*w**2]"),
+            derivative("w^3 - 7w - 6", order=2),
+            done("The second derivative is 6*w."),
+        ]
+    )
+    agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
+    assert agent.run_turn("solve w^3 - 7w - 6 = 0").ok
+    result = agent.run_turn("what's its second derivative?")
+    assert result.ok and result.reply.text == "The second derivative is 6*w."
+    assert "Call the derivative tool" in model.seen[-2][-1].content
+    assert [call.tool for call, _ in result.tool_runs] == ["derivative"]
+    # Asked once per turn: a second answer without a tool stands.
+    stubborn = InProcessModel([done("It is 6*w."), done("It is 6*w, as I said.")])
+    agent = make_agent(stubborn, aids=SmallModelAids(verify_answers=True))
+    result = agent.run_turn("the second derivative of w^3 - 7w - 6")
+    assert result.ok and result.reply.text == "It is 6*w, as I said."
+
+
 def test_a_derivative_of_a_lower_order_than_asked_is_questioned_once() -> None:
     model = InProcessModel(
         [derivative("d/dp (p^2 - 2p - 3)"), derivative("p^2 - 2p - 3", order=2), done("It is 2.")]

@@ -6,10 +6,12 @@ import pytest
 
 from agent.core.tool_fit import (
     asked_order,
+    asked_tool,
     asks_for_arithmetic,
     misfit_reason,
     order_reason,
     request_words,
+    untooled_reason,
 )
 from agent.messages import AssistantMessage, UserMessage
 
@@ -153,3 +155,39 @@ def test_a_derivative_call_below_the_order_asked_is_questioned() -> None:
 )
 def test_requests_for_arithmetic(request_text: str, arithmetic: bool) -> None:
     assert asks_for_arithmetic(request_text) is arithmetic
+
+
+@pytest.mark.parametrize(
+    ("request_text", "tool"),
+    [
+        ("what are the roots of s^4 - 8s^3 + 17s^2 + 2s - 24?", "solve"),
+        ("q^2 + 6q + 8 = 0, solve for q", "solve"),
+        ("what's its second derivative?", "derivative"),
+        ("and the second derivative of the first polynomial", "derivative"),
+        ("now integrate the polynomial itself from s = 0 to 1", "integral"),
+        ("plug the largest root of the first equation into the last polynomial", "evaluate"),
+        ("what's f(4) for the cubic from before?", "evaluate"),
+        ("what are their squares?", "evaluate"),
+        # Reminders of an earlier result are answered from the chat.
+        ("what were the roots again?", None),
+        ("which roots did you find?", None),
+        ("remind me: the roots of the first equation?", None),
+        # Math named in words only, or no computation: answered in words.
+        ("what is a derivative?", None),
+        ("how do integrals relate to areas", None),
+        ("I'm Ana, by the way", None),
+        ("thanks!", None),
+    ],
+)
+def test_the_tool_a_request_asks_to_compute_with(request_text: str, tool: str | None) -> None:
+    assert asked_tool(request_text) == tool
+
+
+def test_an_answer_computed_without_a_tool_is_sent_back() -> None:
+    reason = untooled_reason("It is 24*s^2.", "what's its second derivative?")
+    assert reason is not None and "derivative tool" in reason
+    # A tool's record copied into the answer names the tool, whatever the request says.
+    copied = "The value is -27. [evaluate: (w**3 - 7*w - 6) at w = 3 = -27]"
+    reason = untooled_reason(copied, "and the last one?")
+    assert reason is not None and "evaluate tool" in reason
+    assert untooled_reason("They were q = -4 and q = -2.", "what were the roots again?") is None
