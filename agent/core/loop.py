@@ -34,6 +34,7 @@ from agent.core.tool_fit import (
     order_reason,
     request_words,
     untooled_reason,
+    variable_reason,
 )
 from agent.core.transcript import CompactionRecord, ErrorRecord
 from agent.errors import AgentError, TurnCancelled
@@ -306,7 +307,7 @@ class Agent:
         misfit = misfit_reason(call.tool, request, tools_run)
         if misfit is None and call.tool == "derivative":
             misfit = order_reason(call.arguments, request, tools_run)
-        return misfit
+        return misfit or variable_reason(call.tool, call.arguments, request)
 
     def _unverified(
         self, reply: AssistantMessage, user: UserMessage, result: TurnResult

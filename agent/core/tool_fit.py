@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from agent.messages import AssistantMessage, Message, UserMessage
-from tools.operators import strip_derivative
+from tools.operators import strip_derivative, strip_integral
 
 # Words that ask for each calculus tool. Broad on purpose: a miss costs an extra step only.
 _ASKS = {
@@ -124,6 +124,37 @@ def _call_order(arguments: dict[str, object]) -> int | None:
         if stripped is not None:
             order = max(order, stripped.order)
     return order
+
+
+# A letter standing alone in math ("q" in "9q^2 + q"); e, E and I are constants.
+_LETTER = re.compile(r"(?<![A-Za-z_])([A-Za-z])(?![A-Za-z_])")
+_CONSTANTS = frozenset({"e", "E", "I"})
+
+
+def variable_reason(tool: str, arguments: dict[str, object], request: str) -> str | None:
+    """One sentence for the model when a calculus call names a variable its math lacks.
+
+    Seen on the full `sessions` set: the derivative of `q^3 + 9q^2 + 26q + 24` sent with
+    variable t, and of `p^2 - 2p - 3` with variable r (from an earlier task): both computed as
+    0, a wrong answer with no error. A request that writes the letter itself ("with respect
+    to y") is taken at its word."""
+    if tool not in ("derivative", "integral"):
+        return None
+    expression = str(arguments.get("expression") or "")
+    stripped = strip_derivative(expression) if tool == "derivative" else strip_integral(expression)
+    body = stripped.body if stripped is not None else expression
+    variable = str(arguments.get("variable") or "").strip() or (
+        stripped.variable if stripped is not None else None
+    )
+    letters = set(_LETTER.findall(body)) - _CONSTANTS
+    if not variable or not letters or variable in letters or variable in _LETTER.findall(request):
+        return None
+    own = ", ".join(sorted(letters))
+    return (
+        f"Check the variable: {variable} does not appear in {body} (its variables: {own}), so "
+        f"this {tool} treats all of it as a constant. Send the call with the variable the math "
+        f"uses, or send this same call again if {variable} is right."
+    )
 
 
 def asks_for_arithmetic(request: str) -> bool:

@@ -192,6 +192,20 @@ def test_a_derivative_of_a_lower_order_than_asked_is_questioned_once() -> None:
     assert "order 2" in model.seen[1][-1].content
 
 
+def test_a_derivative_in_a_variable_its_math_lacks_is_questioned_once() -> None:
+    model = InProcessModel(
+        [
+            derivative("q^3 + 9q^2 + 26q + 24", order=2, variable="t"),
+            derivative("q^3 + 9q^2 + 26q + 24", order=2, variable="q"),
+            done("The second derivative is 6q + 18."),
+        ]
+    )
+    agent = make_agent(model, aids=SmallModelAids(check_tool_fit=True))
+    result = agent.run_turn("the second derivative of q^3 + 9q^2 + 26q + 24")
+    assert result.ok and [c.arguments["variable"] for c, _ in result.tool_runs] == ["q"]
+    assert "t does not appear" in model.seen[1][-1].content
+
+
 def test_a_tool_the_request_never_asked_for_is_questioned_once() -> None:
     model = InProcessModel(
         [

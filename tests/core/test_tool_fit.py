@@ -12,6 +12,7 @@ from agent.core.tool_fit import (
     order_reason,
     request_words,
     untooled_reason,
+    variable_reason,
 )
 from agent.messages import AssistantMessage, UserMessage
 
@@ -191,3 +192,22 @@ def test_an_answer_computed_without_a_tool_is_sent_back() -> None:
     reason = untooled_reason(copied, "and the last one?")
     assert reason is not None and "evaluate tool" in reason
     assert untooled_reason("They were q = -4 and q = -2.", "what were the roots again?") is None
+
+
+def test_a_calculus_call_on_a_variable_its_math_lacks_is_questioned() -> None:
+    request = "and the second derivative of the first polynomial"
+    wrong = {"expression": "d/dt (q**3 + 9*q**2 + 26*q + 24)", "variable": "t", "order": 2}
+    reason = variable_reason("derivative", wrong, request)
+    assert reason is not None and "t does not appear" in reason and "variables: q" in reason
+    # The operator's letter counts as the call's variable when the field is empty.
+    assert variable_reason("derivative", {"expression": "d/dr (p^2 - 2p - 3)"}, request)
+    integral = {"expression": "integrate w^3 - 7w from 0 to 1", "variable": "s"}
+    assert variable_reason("integral", integral, "integrate it from 0 to 1") is not None
+    # Right variable, a letter the request writes, math with no letters, other tools: fine.
+    right = {"expression": "q^3 + 9q^2", "variable": "q"}
+    assert variable_reason("derivative", right, request) is None
+    asked = {"expression": "x^2", "variable": "y"}
+    assert variable_reason("derivative", asked, "differentiate x^2 with respect to y") is None
+    assert variable_reason("derivative", {"expression": "5", "variable": "x"}, request) is None
+    assert variable_reason("evaluate", {"expression": "q^2", "variable": "t"}, request) is None
+    assert variable_reason("derivative", {"expression": "e^x", "variable": "x"}, request) is None
