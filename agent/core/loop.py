@@ -26,6 +26,7 @@ from agent.core.grounding import (
 )
 from agent.core.plain_math import plain_math
 from agent.core.recall import recall
+from agent.core.referents import left_out_roots
 from agent.core.session import Session
 from agent.core.tool_calls import run_tool, tool_arguments
 from agent.core.tool_fit import (
@@ -307,6 +308,10 @@ class Agent:
         misfit = misfit_reason(call.tool, request, tools_run)
         if misfit is None and call.tool == "derivative":
             misfit = order_reason(call.arguments, request, tools_run)
+        if misfit is None and call.tool == "evaluate" and "evaluate" not in tools_run:
+            at = call.arguments.get("at") or []
+            math = " ".join([str(call.arguments.get("expression") or ""), *map(str, at)])
+            misfit = left_out_roots(user.text, self.session.conversation(), math)
         return misfit or variable_reason(call.tool, call.arguments, request)
 
     def _unverified(

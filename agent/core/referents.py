@@ -303,6 +303,40 @@ def _plural_roots(
     return []
 
 
+def left_out_roots(request: str, conversation: list[Message], math: str) -> str | None:
+    """One sentence for the model when "their"/"them" in `request` are roots and the
+    arithmetic it sent (`math`: an evaluate call's expression and points) leaves some out.
+
+    Seen with `ledger`: shown "their" bound to the three roots, the model squared -4 alone.
+    Only rational roots are looked for (as written, signs aside; an exponent is not a value).
+    """
+    plural = [b for b in bind(request, conversation) if b.roots_only]
+    if len(plural) != 1 or not all(r.is_rational for r in plural[0].polynomial.roots):
+        return None
+    roots = plural[0].polynomial.roots
+    missing = [r for r in roots if not _writes_value(math, abs(r))]
+    if not missing or (len(missing) == len(roots) and not _NUMBER_IN.search(math)):
+        return None
+    listed = ", ".join(exact(r) for r in roots)
+    left = ", ".join(exact(r) for r in missing)
+    return (
+        f'Check the values: "{plural[0].phrase}" in the request are the {len(roots)} roots '
+        f"{listed}, and this call leaves out {left}. Send one call with all of them, or send "
+        "this same call again if it is right."
+    )
+
+
+# A number written as a value (not an exponent).
+_NUMBER_IN = re.compile(r"(?<![\d.^])(?<!\*\*)\d")
+
+
+def _writes_value(math: str, value: sp.Expr) -> bool:
+    """Whether `math` writes the number `value` (not as an exponent: "^2" is no 2)."""
+    p, q = sp.fraction(sp.Rational(value))
+    text = rf"{p}\s*/\s*{q}" if q != 1 else str(p)
+    return re.search(rf"(?<![\d.^])(?<!\*\*){text}(?![\d.]|\s*/\s*\d)", math) is not None
+
+
 def _named(match: re.Match[str], chat: list[Polynomial]) -> Polynomial | None:
     noun = match.group("noun").lower()
     kind = (match.group("kind") or "").strip().lower() or (noun if noun in _DEGREE_OF_KIND else "")

@@ -109,7 +109,7 @@ def test_an_answer_with_numbers_no_tool_computed_is_checked_once() -> None:
 def _solved_quartic(model: InProcessModel, aids: SmallModelAids) -> Agent:
     """An agent whose chat holds a quartic with constant 24 and roots -4, -2, -1, 3."""
     agent = make_agent(model, aids=aids)
-    result = agent.run_turn("solve x^4 + 4x^3 - 7x^2 - 22x - 24 = 0")
+    result = agent.run_turn("solve x^4 + 4x^3 - 7x^2 - 34x - 24 = 0")
     assert result.ok
     return agent
 
@@ -118,7 +118,7 @@ def test_arithmetic_asked_and_answered_without_a_tool_is_computed_with_one() -> 
     # 24 is in the chat (the constant), so it does not look made up; no tool ran, though.
     model = InProcessModel(
         [
-            solve("x^4 + 4x^3 - 7x^2 - 22x - 24 = 0"),
+            solve("x^4 + 4x^3 - 7x^2 - 34x - 24 = 0"),
             done("The roots are x = -4, x = -2, x = -1 and x = 3."),
             done("Their product is 24."),
             evaluate("(-4)*(-2)*(-1)*3"),
@@ -132,7 +132,7 @@ def test_arithmetic_asked_and_answered_without_a_tool_is_computed_with_one() -> 
     # A request with no arithmetic in its words is answered from the chat as it is.
     recalled = InProcessModel(
         [
-            solve("x^4 + 4x^3 - 7x^2 - 22x - 24 = 0"),
+            solve("x^4 + 4x^3 - 7x^2 - 34x - 24 = 0"),
             done("The roots are x = -4, x = -2, x = -1 and x = 3."),
             done("They were x = -4, x = -2, x = -1 and x = 3."),
         ]
@@ -144,7 +144,7 @@ def test_arithmetic_asked_and_answered_without_a_tool_is_computed_with_one() -> 
 def test_arithmetic_written_out_wrong_is_computed_with_a_tool() -> None:
     model = InProcessModel(
         [
-            solve("x^4 + 4x^3 - 7x^2 - 22x - 24 = 0"),
+            solve("x^4 + 4x^3 - 7x^2 - 34x - 24 = 0"),
             done("The roots are x = -4, x = -2, x = -1 and x = 3."),
             evaluate("x^2", "-4", "-2", "-1", "3"),
             done("The sum of the squares is 16 + 4 + 1 + 9 = 24."),
@@ -204,6 +204,23 @@ def test_a_derivative_in_a_variable_its_math_lacks_is_questioned_once() -> None:
     result = agent.run_turn("the second derivative of q^3 + 9q^2 + 26q + 24")
     assert result.ok and [c.arguments["variable"] for c, _ in result.tool_runs] == ["q"]
     assert "t does not appear" in model.seen[1][-1].content
+
+
+def test_arithmetic_on_some_of_their_roots_is_questioned_once() -> None:
+    model = InProcessModel(
+        [
+            solve("x^4 + 4x^3 - 7x^2 - 34x - 24 = 0"),
+            done("The roots are x = -4, x = -2, x = -1 and x = 3."),
+            evaluate("(-4)^2"),
+            evaluate("(-4)^2, (-2)^2, (-1)^2, 3^2"),
+            done("The squares are 16, 4, 1 and 9."),
+        ]
+    )
+    agent = _solved_quartic(model, SmallModelAids(check_tool_fit=True))
+    result = agent.run_turn("what are their squares?")
+    assert result.ok and result.reply.text == "The squares are 16, 4, 1 and 9."
+    assert "leaves out -2, -1, 3" in model.seen[-2][-1].content
+    assert len(result.tool_runs) == 1
 
 
 def test_a_tool_the_request_never_asked_for_is_questioned_once() -> None:
