@@ -17,7 +17,8 @@ said about it, and the model reads the request as it is.
 "Their" and "them" right after roots were found ("what are their squares?"), or after a
 request for an earlier equation's roots, are shown as those roots, all of them: the model
 squared one of three, or added the squares, or took the latest equation's after "the roots of
-the first equation?".
+the first equation?". An `evaluate` call that still leaves some of them out is questioned
+once (`left_out_roots`, used by the loop's tool-fit check).
 
 Measured on the full `sessions` set (window), with the tools' reading of `d/dx (...)` that
 this made the model write (`tools.operators`): 97/107 dependent turns right, 87/107 before.
