@@ -26,7 +26,7 @@ from agent.core.grounding import (
 )
 from agent.core.plain_math import plain_math
 from agent.core.recall import recall
-from agent.core.referents import left_out_roots
+from agent.core.referent_fit import ignored_polynomial, left_out_roots
 from agent.core.session import Session
 from agent.core.tool_calls import run_tool, tool_arguments
 from agent.core.tool_fit import (
@@ -312,6 +312,10 @@ class Agent:
             at = call.arguments.get("at") or []
             math = " ".join([str(call.arguments.get("expression") or ""), *map(str, at)])
             misfit = left_out_roots(user.text, self.session.conversation(), math)
+        if misfit is None:
+            done = [r.text for _, r in result.tool_runs if r.ok]
+            conversation = self.session.conversation()
+            misfit = ignored_polynomial(user.text, conversation, call.tool, call.arguments, done)
         return misfit or variable_reason(call.tool, call.arguments, request)
 
     def _unverified(

@@ -17,8 +17,8 @@ said about it, and the model reads the request as it is.
 "Their" and "them" right after roots were found ("what are their squares?"), or after a
 request for an earlier equation's roots, are shown as those roots, all of them: the model
 squared one of three, or added the squares, or took the latest equation's after "the roots of
-the first equation?". An `evaluate` call that still leaves some of them out is questioned
-once (`left_out_roots`, used by the loop's tool-fit check).
+the first equation?". A call that still works on other math, or leaves some roots out, is
+questioned once (`referent_fit`).
 
 Measured on the full `sessions` set (window), with the tools' reading of `d/dx (...)` that
 this made the model write (`tools.operators`): 97/107 dependent turns right, 87/107 before.
@@ -202,11 +202,11 @@ def polynomials(conversation: list[Message]) -> list[Polynomial]:
             elif call.tool != "solve" and not known:
                 found.append(Polynomial(expr, var, written))
         if call.tool != "solve":
-            results.extend(_results(message.text, call.arguments.get("variable")))
+            results.extend(result_math(message.text, call.arguments.get("variable")))
     return found
 
 
-def _results(text: str, variable: object) -> list[sp.Expr]:
+def result_math(text: str, variable: object) -> list[sp.Expr]:
     """The expression a derivative or integral returned ("4*x + 4"; a definite value is no
     polynomial and is skipped by `_read`)."""
     head = text.split(" = ")[-1].split("≈")[0].split(";")[0].strip()
@@ -302,40 +302,6 @@ def _plural_roots(
             return [Binding(plural.group(1).lower(), solved[-1], roots_only=True)]
         return []
     return []
-
-
-def left_out_roots(request: str, conversation: list[Message], math: str) -> str | None:
-    """One sentence for the model when "their"/"them" in `request` are roots and the
-    arithmetic it sent (`math`: an evaluate call's expression and points) leaves some out.
-
-    Seen with `ledger`: shown "their" bound to the three roots, the model squared -4 alone.
-    Only rational roots are looked for (as written, signs aside; an exponent is not a value).
-    """
-    plural = [b for b in bind(request, conversation) if b.roots_only]
-    if len(plural) != 1 or not all(r.is_rational for r in plural[0].polynomial.roots):
-        return None
-    roots = plural[0].polynomial.roots
-    missing = [r for r in roots if not _writes_value(math, abs(r))]
-    if not missing or (len(missing) == len(roots) and not _NUMBER_IN.search(math)):
-        return None
-    listed = ", ".join(exact(r) for r in roots)
-    left = ", ".join(exact(r) for r in missing)
-    return (
-        f'Check the values: "{plural[0].phrase}" in the request are the {len(roots)} roots '
-        f"{listed}, and this call leaves out {left}. Send one call with all of them, or send "
-        "this same call again if it is right."
-    )
-
-
-# A number written as a value (not an exponent).
-_NUMBER_IN = re.compile(r"(?<![\d.^])(?<!\*\*)\d")
-
-
-def _writes_value(math: str, value: sp.Expr) -> bool:
-    """Whether `math` writes the number `value` (not as an exponent: "^2" is no 2)."""
-    p, q = sp.fraction(sp.Rational(value))
-    text = rf"{p}\s*/\s*{q}" if q != 1 else str(p)
-    return re.search(rf"(?<![\d.^])(?<!\*\*){text}(?![\d.]|\s*/\s*\d)", math) is not None
 
 
 def _named(match: re.Match[str], chat: list[Polynomial]) -> Polynomial | None:

@@ -246,6 +246,33 @@ def test_a_tool_the_request_never_asked_for_is_questioned_once() -> None:
     ]
 
 
+def test_a_call_on_other_math_than_the_named_polynomial_is_questioned_once() -> None:
+    model = InProcessModel(
+        [
+            solve("m^3 + m^2 - 14m - 24 = 0"),
+            done("The roots are m = -3, m = -2 and m = 4."),
+            solve("n^2 - 5n + 6 = 0"),
+            done("The roots are n = 2 and n = 3."),
+            # f(4) "for the cubic from before": first the latest quadratic by hand, then f(4)
+            # with no definition (the tool's refusal is no help), then as the sentence says.
+            evaluate("4^2 - 5*4 + 6"),
+            evaluate("f(4)", "4"),
+            evaluate("f(m) = m^3 + m^2 - 14m - 24", "4"),
+            done("f(4) = 0."),
+        ]
+    )
+    agent = make_agent(model, aids=SmallModelAids(check_tool_fit=True))
+    assert agent.run_turn("solve m^3 + m^2 - 14m - 24 = 0").ok
+    assert agent.run_turn("solve n^2 - 5n + 6 = 0").ok
+    result = agent.run_turn("what's f(4) for the cubic from before?")
+    assert result.ok and result.reply.text == "f(4) = 0."
+    assert [call.arguments["expression"] for call, _ in result.tool_runs] == [
+        "f(m) = m^3 + m^2 - 14m - 24"
+    ]
+    sentence = 'Send expression "f(m) = m^3 + m^2 - 14m - 24" with at "4"'
+    assert sentence in model.seen[-3][-1].content and sentence in model.seen[-2][-1].content
+
+
 def test_a_questioned_call_sent_again_runs() -> None:
     model = InProcessModel([derivative("x^3"), derivative("x^3"), done("It is 3*x^2.")])
     agent = make_agent(model, aids=SmallModelAids(check_tool_fit=True))

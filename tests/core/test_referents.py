@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from agent import wire
 from agent.core.equation_index import equation_index
-from agent.core.referents import bind, left_out_roots, polynomials
+from agent.core.referents import bind, polynomials
 from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 from tools.registry import compute
 
@@ -254,17 +254,3 @@ def test_a_value_in_function_notation_is_said_to_be_the_polynomial_s_value(
 )
 def test_no_function_value_unless_one_value_of_one_polynomial(request_text: str) -> None:
     assert all(b.function_value is None for b in bind(request_text, CHAT))
-
-
-def test_arithmetic_on_their_values_that_leaves_some_out_is_questioned() -> None:
-    request = "what are their squares?"  # the roots of x^3 - 13x + 12 = 0: -4, 1, 3
-    reason = left_out_roots(request, CHAT, "(-4)^2")
-    assert reason is not None and "-4, 1, 3" in reason and "leaves out 1, 3" in reason
-    # Every root written (as values or as points); an exponent is not a value.
-    assert left_out_roots(request, CHAT, "(-4)^2, 1^2, 3^2") is None
-    assert left_out_roots(request, CHAT, "x^2 -4 1 3") is None
-    assert left_out_roots(request, CHAT, "(-4)^2, (-1)^3") is not None
-    assert left_out_roots(request, CHAT, "(-4)^3, 1^3") is not None
-    # No plural reference to roots, or no number in the call: nothing to check.
-    assert left_out_roots("what is 4^2?", CHAT, "4^2") is None
-    assert left_out_roots(request, CHAT, "x^2") is None

@@ -1,0 +1,129 @@
+"""Tool calls checked against the polynomial or roots a request names."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent.core.referent_fit import ignored_polynomial, left_out_roots
+from tests.core.test_referents import CHAT
+
+# CHAT's polynomials: q^2 + 6q + 8 = 0 (first; roots -4, -2), q^4 + 8q^3 + 17q^2 - 2q - 24 = 0,
+# 2r^3 (integrated), x^3 - 13x + 12 = 0 (last, the cubic; roots -4, 1, 3).
+SECOND_OF_FIRST = "and the second derivative of the first polynomial"
+
+
+def check(request: str, tool: str, done: tuple[str, ...] = (), **arguments: object) -> str | None:
+    return ignored_polynomial(request, CHAT, tool, dict(arguments), list(done))
+
+
+def test_arithmetic_on_their_values_that_leaves_some_out_is_questioned() -> None:
+    request = "what are their squares?"  # the roots of x^3 - 13x + 12 = 0: -4, 1, 3
+    reason = left_out_roots(request, CHAT, "(-4)^2")
+    assert reason is not None and "-4, 1, 3" in reason and "leaves out 1, 3" in reason
+    # Every root written (as values or as points); an exponent is not a value.
+    assert left_out_roots(request, CHAT, "(-4)^2, 1^2, 3^2") is None
+    assert left_out_roots(request, CHAT, "x^2 -4 1 3") is None
+    assert left_out_roots(request, CHAT, "(-4)^2, (-1)^3") is not None
+    assert left_out_roots(request, CHAT, "(-4)^3, 1^3") is not None
+    # No plural reference to roots, or no number in the call: nothing to check.
+    assert left_out_roots("what is 4^2?", CHAT, "4^2") is None
+    assert left_out_roots(request, CHAT, "x^2") is None
+
+
+def test_a_derivative_of_other_math_than_the_named_polynomial_is_questioned() -> None:
+    # Seen: the quartic's derivative, or the latest polynomial, differentiated instead.
+    reason = check(SECOND_OF_FIRST, "derivative", expression="4q^3 + 24q^2 + 34q - 2", order=2)
+    assert reason is not None
+    assert '"the first polynomial" in the request is q^2 + 6q + 8' in reason
+    assert "works on 4*q^3 + 24*q^2 + 34*q - 2" in reason
+    assert check(SECOND_OF_FIRST, "derivative", expression="x^3 - 13x + 12", order=2)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"expression": "q^2 + 6q + 8", "order": 2},
+        {"expression": "8 + q*(q + 6)", "variable": "q", "order": 2},  # any form
+        {"expression": "x^2 + 6x + 8", "variable": "x", "order": 2},  # another letter
+        {"expression": "d/dq (q^2 + 6q + 8)", "order": 2},  # the operator written around it
+        {"expression": "f(q) = q^2 + 6q + 8", "order": 2},
+    ],
+)
+def test_a_derivative_of_the_named_polynomial_passes(arguments: dict[str, object]) -> None:
+    assert check(SECOND_OF_FIRST, "derivative", **arguments) is None
+
+
+def test_results_of_the_turn_and_derivatives_of_the_named_polynomial_pass() -> None:
+    # Differentiated once, then once more: the second call works on the first's result.
+    first = "d/dq (q**2 + 6*q + 8) = 2*q + 6"
+    assert check(SECOND_OF_FIRST, "derivative", (first,), expression="2q + 6") is None
+    assert check(SECOND_OF_FIRST, "derivative", expression="2q + 6") is not None
+    # "the derivative of the first polynomial at q = 1" may be evaluated from its derivative.
+    request = "evaluate the derivative of the first polynomial at q = 1"
+    assert check(request, "evaluate", expression="2q + 6", at=["q = 1"]) is None
+    assert check("integrate the first polynomial", "integral", expression="2q + 6") is None
+    assert check("integrate the first polynomial", "integral", expression="q^3 + 1") is not None
+
+
+@pytest.mark.parametrize(
+    ("arguments", "questioned"),
+    [
+        ({"expression": "4^4 - 15*4^2 + 10*4 + 24", "at": []}, True),  # another polynomial
+        ({"expression": "1076/15", "at": []}, True),
+        ({"expression": "f(4)", "at": ["4"]}, True),  # no definition
+        ({"expression": "4 * (x^2 + 1)", "at": ["x=4"]}, True),
+        ({"expression": "4^3 - 13*4 + 12", "at": []}, False),  # the value asked for: 24
+        ({"expression": "f(x) = x^3 - 13x + 12", "at": ["4"]}, False),
+        ({"expression": "m^3 - 13m + 12", "at": ["m = 4"]}, False),
+    ],
+)
+def test_f_of_a_named_polynomial(arguments: dict[str, object], questioned: bool) -> None:
+    reason = check("what's f(4) for the cubic from before?", "evaluate", **arguments)
+    assert (reason is not None) is questioned
+    if reason is not None:
+        assert 'Send expression "f(x) = x^3 - 13x + 12" with at "4"' in reason
+
+
+def test_the_named_polynomial_at_a_named_root() -> None:
+    # The first equation's largest root is -2; the last polynomial there is 30.
+    request = "plug the largest root of the first equation into the last polynomial"
+    assert check(request, "evaluate", expression="x^3 - 13x + 12", at=["x = -2"]) is None
+    assert check(request, "evaluate", expression="(-2)^3 - 13*(-2) + 12", at=[]) is None
+    reason = check(request, "evaluate", expression="(-2)^2 + 6*(-2) + 8", at=[])
+    assert reason is not None and 'at "x = -2"' in reason
+    reason = check(request, "evaluate", expression="4 * (x^3 - 13x + 12)", at=["x = -2"])
+    assert reason is not None and "x^3 - 13x + 12" in reason
+
+
+@pytest.mark.parametrize(
+    ("request_text", "tool", "arguments"),
+    [
+        ("what's the derivative of x^5?", "derivative", {"expression": "x^5"}),  # names none
+        ("solve the first polynomial", "solve", {"equation": "x^2 = 1"}),  # not checked
+        ("what is 2 + 2?", "evaluate", {"expression": "2 + 2"}),
+        # Closed arithmetic the request's words do not fix.
+        ("evaluate the first polynomial", "evaluate", {"expression": "3^2", "at": []}),
+        # Unreadable math: the tool says why.
+        (SECOND_OF_FIRST, "derivative", {"expression": "q^^2"}),
+    ],
+)
+def test_nothing_to_check(request_text: str, tool: str, arguments: dict[str, object]) -> None:
+    assert check(request_text, tool, **arguments) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    letter=st.sampled_from("abcmnpstwxyz"),
+    shift=st.integers(-20, 20).filter(lambda k: k != 0),
+    order=st.integers(1, 3),
+)
+def test_the_named_polynomial_in_any_letter_passes_and_a_shifted_one_never(
+    letter: str, shift: int, order: int
+) -> None:
+    quartic = f"{letter}^4 + 8{letter}^3 + 17{letter}^2 - 2{letter} - 24"
+    request = "the derivative of the quartic from before"
+    assert check(request, "derivative", expression=quartic, order=order) is None
+    shifted = f"{quartic} + ({shift})"
+    assert check(request, "derivative", expression=shifted, order=order) is not None
