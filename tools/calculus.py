@@ -16,6 +16,7 @@ differential names the variable instead of reading as ``d*x``; bounds written on
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import sympy as sp
 
@@ -101,8 +102,23 @@ def _order(raw: object) -> int:
     return raw
 
 
-def derivative(expression: str, variable: str | None = None, order: object = 1) -> ToolResult:
-    """d^n/dvar^n of ``expression``; ``d/dx (E)`` around it is taken off (`tools.operators`)."""
+@dataclass(frozen=True)
+class CalculusInput:
+    """What a derivative or integral call works on, read as the tool reads it (the agent's
+    checks compare it with what the request names)."""
+
+    expr: sp.Expr
+    var: sp.Symbol
+    order: int = 1
+    lower: object = None
+    upper: object = None
+
+
+def read_derivative(
+    expression: str, variable: str | None = None, order: object = 1
+) -> CalculusInput:
+    """The expression, variable and order of a derivative call; ``d/dx (E)`` around the
+    expression is taken off (`tools.operators`)."""
     name = read_variable(variable)
     n = _order(order)
     operator = strip_derivative(expression)
@@ -120,6 +136,13 @@ def derivative(expression: str, variable: str | None = None, order: object = 1) 
     var = choose_variable(expr.free_symbols, name, "differentiate with respect to") or sp.Symbol(
         "x"
     )
+    return CalculusInput(expr, var, n)
+
+
+def derivative(expression: str, variable: str | None = None, order: object = 1) -> ToolResult:
+    """d^n/dvar^n of ``expression``."""
+    read = read_derivative(expression, variable, order)
+    expr, var, n = read.expr, read.var, read.order
     result = sp.diff(expr, var, n)
     note = ""
     if result.has(sp.Derivative):
@@ -135,14 +158,14 @@ def derivative(expression: str, variable: str | None = None, order: object = 1) 
     return ToolResult.success("derivative", summary, result, text)
 
 
-def integral(
+def read_integral(
     expression: str,
     variable: str | None = None,
     lower: object = None,
     upper: object = None,
-) -> ToolResult:
-    """Antiderivative (``+ C``) or definite integral from ``lower`` to ``upper``;
-    ``integrate E from a to b`` around it is taken off (`tools.operators`)."""
+) -> CalculusInput:
+    """The integrand, variable and bounds of an integral call; ``integrate E from a to b``,
+    ``∫_0^1 E dx`` and a trailing ``dx`` are taken off."""
     words = strip_integral(expression)
     if words is not None:
         expression = words.body
@@ -170,6 +193,18 @@ def integral(
     else:
         expr, _ = read_function(expression, "integral", name)
     var = choose_variable(expr.free_symbols, name, "integrate with respect to") or sp.Symbol("x")
+    return CalculusInput(expr, var, 0, lower, upper)
+
+
+def integral(
+    expression: str,
+    variable: str | None = None,
+    lower: object = None,
+    upper: object = None,
+) -> ToolResult:
+    """Antiderivative (``+ C``) or definite integral from ``lower`` to ``upper``."""
+    read = read_integral(expression, variable, lower, upper)
+    expr, var, lower, upper = read.expr, read.var, read.lower, read.upper
     if lower is None:
         return _indefinite(expr, var)
     a = to_value(lower, "The lower bound", {var.name})

@@ -21,10 +21,10 @@ import sympy as sp
 from agent.core.referents import Binding, Polynomial, bind, result_math
 from agent.messages import Message
 from tools import function_notation
+from tools.calculus import read_derivative, read_integral
 from tools.errors import ToolError
 from tools.formatting import exact
 from tools.inputs import read_function, read_variable
-from tools.operators import strip_derivative, strip_integral
 from tools.parsing import parse_expression
 
 # A value in function notation sent alone: "f(1)", "g(-2)".
@@ -110,29 +110,27 @@ def ignored_polynomial(
 
 
 def _call_math(tool: str, arguments: dict[str, object]) -> sp.Expr | str | None:
-    """The math a call works on, operators and `f(x) =` taken off; the text of a bare
-    `f(1)`; None when it cannot be read (the tool will say why)."""
+    """The math a call works on, read as its tool reads it (operators, integral signs, `dx`
+    and `f(x) =` taken off); the text of a bare `f(1)`; None when it cannot be read (the
+    tool will say why)."""
     text = arguments.get("expression")
     if not isinstance(text, str) or not text.strip():
         return None
     variable = read_variable(arguments.get("variable"))
-    stripped = strip_derivative(text) if tool == "derivative" else None
-    if tool == "integral":
-        stripped = strip_integral(text)
-    if stripped is not None:
-        text = stripped.body
-    if tool == "evaluate":
+    try:
+        if tool == "derivative":
+            return read_derivative(text, variable, arguments.get("order") or 1).expr
+        if tool == "integral":
+            return read_integral(
+                text, variable, arguments.get("lower"), arguments.get("upper")
+            ).expr
         if _BARE_CALL.fullmatch(text):
             return text.strip()
-        try:
-            reading = function_notation.read(text, variable, arguments.get("at"))
-        except (ToolError, ValueError, TypeError, RecursionError):
-            return None
+        reading = function_notation.read(text, variable, arguments.get("at"))
         if reading is not None:
             bodies = [f.body for f in reading.functions.values()]
             bodies = bodies or [t.expr for t in reading.targets]
             return bodies[0] if len(bodies) == 1 else None
-    try:
         expr, _ = read_function(text, tool, variable)
     except (ToolError, ValueError, TypeError, RecursionError):
         return None

@@ -55,6 +55,26 @@ def test_a_derivative_of_the_named_polynomial_passes(arguments: dict[str, object
     assert check(SECOND_OF_FIRST, "derivative", **arguments) is None
 
 
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        # How the model wrote "integrate the original polynomial from 0 to 2" (all right):
+        # the check reads the math as the integral tool reads it.
+        {"expression": "int_0^2 (q^2 + 6q + 8) dq", "variable": "q"},
+        {"expression": "integrate (q^2 + 6q + 8) dq", "lower": "0", "upper": "2"},
+        {"expression": "integrate q^2 + 6q + 8 from 0 to 2"},
+        {"expression": "∫_0^2 x^2 + 6x + 8 dx"},
+    ],
+)
+def test_an_integral_of_the_named_polynomial_in_any_notation_passes(
+    arguments: dict[str, object],
+) -> None:
+    request = "integrate the first polynomial from 0 to 2"
+    assert check(request, "integral", **arguments) is None
+    wrong = {**arguments, "expression": str(arguments["expression"]).replace("8", "9")}
+    assert check(request, "integral", **wrong) is not None
+
+
 def test_results_of_the_turn_and_derivatives_of_the_named_polynomial_pass() -> None:
     # Differentiated once, then once more: the second call works on the first's result.
     first = "d/dq (q**2 + 6*q + 8) = 2*q + 6"
