@@ -32,9 +32,11 @@ _INTEGRAL_WORDS = re.compile(
 )
 _INTEGRAL_CALL = re.compile(r"\s*(?:integrate|integral)\s*\((?P<args>.*)\)\s*$", re.IGNORECASE)
 _BOUND = r"[-+]?\s*[\w.]+(?:\s*/\s*[\w.]+)?"
+# "from 0 to 2", "between 0 and 3", and with the variable named: "from w = 1 to 3",
+# "from x=0 to x=2" (as people write the request, and the model copies it).
 _FROM_TO = re.compile(
-    rf"\s+(?:from\s+(?P<lower>{_BOUND})\s+to|between\s+(?P<lower2>{_BOUND})\s+and)\s+"
-    rf"(?P<upper>{_BOUND})\s*$",
+    rf"\s+(?:from|between)\s+(?:(?P<var>[A-Za-z])\s*=\s*)?(?P<lower>{_BOUND})\s+(?:to|and)\s+"
+    rf"(?:(?P=var)\s*=\s*)?(?P<upper>{_BOUND})\s*$",
     re.IGNORECASE,
 )
 _SUPERSCRIPT_ORDER = {"²": 2, "³": 3}
@@ -91,8 +93,8 @@ def strip_derivative(text: object) -> Stripped | None:
 
 
 def strip_integral(text: object) -> Stripped | None:
-    """``integrate E from a to b``, ``E from a to b``, ``integrate(E, x, a, b)`` -> E and
-    the bounds; None when `text` has none of these."""
+    """``integrate E from a to b``, ``E from x = a to b``, ``integrate(E, x, a, b)`` -> E,
+    the bounds (and the variable, when named); None when `text` has none of these."""
     if not isinstance(text, str):
         return None
     call = _INTEGRAL_CALL.match(text)
@@ -102,15 +104,16 @@ def strip_integral(text: object) -> Stripped | None:
     words = _INTEGRAL_WORDS.match(body)
     if words:
         body, changed = body[words.end() :], True
-    lower = upper = None
+    lower = upper = variable = None
     bounds = _FROM_TO.search(body)
     if bounds:
-        lower = (bounds.group("lower") or bounds.group("lower2")).replace(" ", "")
+        lower = bounds.group("lower").replace(" ", "")
         upper = bounds.group("upper").replace(" ", "")
+        variable = bounds.group("var")
         body, changed = body[: bounds.start()], True
     if not changed:
         return None
-    return Stripped(_unwrap(body), None, 0, lower, upper)
+    return Stripped(_unwrap(body), variable, 0, lower, upper)
 
 
 def _integral_call(args: str) -> Stripped:
