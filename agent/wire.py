@@ -49,6 +49,20 @@ def unverified_request(numbers: list[str]) -> str:
     )
 
 
+def echoed_check_request() -> str:
+    """Sent once, after an answer that repeats a tool-fit question to the person instead of
+    acting on it (seen: "The first polynomial is ..., and this call works on ...")."""
+    return (
+        "That answer repeats the note about your tool call; the person never saw the note. "
+        "Send the tool call the note asks for (or your call again if it was right), then "
+        "answer the person's request with its result."
+    )
+
+
+# A tool-fit question speaks of "this call"; an answer to the person never does.
+ECHOED_CHECK = "this call"
+
+
 # At most this much of the bad reply goes back to the model; an empty one is shown as this.
 REPAIR_QUOTE_CHARS = 1500
 EMPTY_REPLY = "(an empty reply)"

@@ -226,7 +226,7 @@ class Agent:
     ) -> AssistantMessage:
         made: set[str] = set()
         questioned: set[str] = set()
-        answer_now = checked = False
+        answer_now = checked = echo_sent = False
         # Messages sent after the history for one step only (never kept): a request to compute
         # what the last answer stated without a tool.
         follow_up: list[ChatMessage] = []
@@ -252,6 +252,12 @@ class Agent:
                 reply = AssistantMessage(
                     text=plain_math(step.response), task_status=step.task_status
                 )
+                if questioned and not echo_sent and wire.ECHOED_CHECK in reply.text.lower():
+                    echo_sent = True  # once per turn: act on the question, do not repeat it
+                    request = ChatMessage(role=wire.USER, content=wire.echoed_check_request())
+                    follow_up = [reply.to_chat(), request]
+                    answer_now = False
+                    continue
                 doubt = (
                     None
                     if checked or not self.aids.verify_answers

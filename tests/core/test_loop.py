@@ -273,6 +273,26 @@ def test_a_call_on_other_math_than_the_named_polynomial_is_questioned_once() -> 
     assert sentence in model.seen[-3][-1].content and sentence in model.seen[-2][-1].content
 
 
+def test_an_answer_that_repeats_the_question_about_a_call_is_sent_back_once() -> None:
+    model = InProcessModel(
+        [
+            derivative("r^2", order=2),  # questioned: nothing asks for a derivative
+            done("Nothing in the request asks for a derivative, and this call computes one."),
+            evaluate("1^2, 2^2, 3^2"),
+            done("The squares are 1, 4 and 9."),
+        ]
+    )
+    agent = make_agent(model, aids=SmallModelAids(check_tool_fit=True))
+    result = agent.run_turn("square each of them")
+    assert result.ok and result.reply.text == "The squares are 1, 4 and 9."
+    assert "repeats the note about your tool call" in model.seen[2][-1].content
+    assert [call.tool for call, _ in result.tool_runs] == ["evaluate"]
+    # Only after a question: "this call" in an answer of a turn with none stands.
+    plain = InProcessModel([done("You can call this call a derivative.")])
+    agent = make_agent(plain, aids=SmallModelAids(check_tool_fit=True))
+    assert agent.run_turn("hello").reply.text == "You can call this call a derivative."
+
+
 def test_a_questioned_call_sent_again_runs() -> None:
     model = InProcessModel([derivative("x^3"), derivative("x^3"), done("It is 3*x^2.")])
     agent = make_agent(model, aids=SmallModelAids(check_tool_fit=True))
