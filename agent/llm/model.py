@@ -220,7 +220,12 @@ class BamlMathModel:
                 ),
                 ChatMessage(role=wire.USER, content=wire.REPAIR_REQUEST),
             ]
-            return self._next_step(repair, abort, on_progress, REPAIR_FUNCTION, answer_only)
+            try:
+                return self._next_step(repair, abort, on_progress, REPAIR_FUNCTION, answer_only)
+            except MalformedReply as again:  # the repair round's reply may be such a call too
+                if (meant := misplaced_response(again.raw)) is not None:
+                    return meant
+                raise
 
     def _next_step(
         self,

@@ -413,6 +413,25 @@ def test_a_tool_call_with_its_math_under_response_runs_without_a_repair_round() 
         assert "21" in outcome.text
 
 
+def test_a_repair_reply_with_its_math_under_response_runs_too() -> None:
+    """Seen on the full `single` set: prose first, then the repair round's reply was the
+    misplaced call, and the person got "not a valid tool call"."""
+    slipped = '{"response": "12 + (5 - 2) - -6", "tool": "evaluate", "at": []}'
+
+    def chat(request: ScriptedRequest) -> str:
+        if wire.is_tool_outcome(request.last):
+            return answer("It is 21.")
+        return slipped if request.repairing else "I think it is twenty-one."
+
+    with rig("slipped-in-repair", [], ScriptedModel(chat=chat)) as r:
+        bad_reply("slipped-in-repair")
+        result, _, sent = timed_turn(r, "Calculate 12 + (5 - 2) - -6.")
+        assert result.ok, result.error
+        assert sent == 3  # the prose, the repair round, the answer after the result
+        ((call, outcome),) = result.tool_runs
+        assert call.arguments["expression"] == "12 + (5 - 2) - -6" and "21" in outcome.text
+
+
 def test_wrong_typed_order_out_of_range_is_a_clear_tool_error() -> None:
     wrong = '{"tool": "derivative", "expression": "x^2", "order": 1e400}'
     with rig("wrong-type", [], stateless_model({"differentiate x^2 forever": wrong})) as r:
