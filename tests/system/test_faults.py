@@ -401,33 +401,24 @@ def test_wrong_typed_argument_is_dropped_by_baml_and_the_default_used() -> None:
         assert unpaired_tool_messages(r.agent.session.working) == []
 
 
-def test_a_tool_call_with_its_math_under_response_runs_without_a_repair_round() -> None:
-    """Seen on the embedded model: a call written like a message, its math under `response`."""
-    slipped = '{"response": "12 + (5 - 2) - -6", "tool": "evaluate", "at": []}'
-    with rig("slipped-field", [], stateless_model({"Calculate 12 + (5 - 2) - -6.": slipped})) as r:
+SLIPPED = '{"response": "12 + (5 - 2) - -6", "tool": "evaluate", "at": []}'
+
+
+@pytest.mark.parametrize("in_repair", [False, True])
+def test_a_tool_call_with_its_math_under_response_runs(in_repair: bool) -> None:
+    """Seen on the embedded model: a call written like a message, its math under `response`;
+    on the full `single` set, also as the repair round's reply after prose."""
+    model = ScriptedModel(
+        chat=lambda request: (
+            answer("It is 21.")
+            if wire.is_tool_outcome(request.last)
+            else (SLIPPED if request.repairing or not in_repair else "It is twenty-one.")
+        )
+    )
+    with rig("slipped-field", [], model) as r:
         bad_reply("slipped-field")
         result, _, sent = timed_turn(r, "Calculate 12 + (5 - 2) - -6.")
-        assert sent == 2  # the call, then the answer after its result: no repair round
-        ((call, outcome),) = result.tool_runs[:1]
-        assert call.arguments["expression"] == "12 + (5 - 2) - -6" and outcome.ok
-        assert "21" in outcome.text
-
-
-def test_a_repair_reply_with_its_math_under_response_runs_too() -> None:
-    """Seen on the full `single` set: prose first, then the repair round's reply was the
-    misplaced call, and the person got "not a valid tool call"."""
-    slipped = '{"response": "12 + (5 - 2) - -6", "tool": "evaluate", "at": []}'
-
-    def chat(request: ScriptedRequest) -> str:
-        if wire.is_tool_outcome(request.last):
-            return answer("It is 21.")
-        return slipped if request.repairing else "I think it is twenty-one."
-
-    with rig("slipped-in-repair", [], ScriptedModel(chat=chat)) as r:
-        bad_reply("slipped-in-repair")
-        result, _, sent = timed_turn(r, "Calculate 12 + (5 - 2) - -6.")
-        assert result.ok, result.error
-        assert sent == 3  # the prose, the repair round, the answer after the result
+        assert sent == 2 + in_repair  # the call (after one repair round), the answer
         ((call, outcome),) = result.tool_runs
         assert call.arguments["expression"] == "12 + (5 - 2) - -6" and "21" in outcome.text
 
