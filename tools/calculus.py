@@ -169,10 +169,11 @@ def read_integral(
     words = strip_integral(expression)
     if words is not None:
         expression = words.body
-        if words.variable is not None and read_variable(variable) not in (None, words.variable):
+        given = read_variable(variable)
+        if words.variable is not None and given not in (None, words.variable):
             raise ToolError(
                 f"The expression integrates in {words.variable} but the variable says "
-                f"{read_variable(variable)}: give the variable once."
+                f"{given}: give the variable once."
             )
         if variable is None and words.variable is not None:
             variable = words.variable

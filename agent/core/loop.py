@@ -26,7 +26,8 @@ from agent.core.grounding import (
 )
 from agent.core.plain_math import plain_math
 from agent.core.recall import recall
-from agent.core.referent_fit import ignored_polynomial, left_out_roots
+from agent.core.referent_fit import CHECKED_TOOLS, ignored_polynomial, left_out_roots
+from agent.core.referents import bind
 from agent.core.session import Session
 from agent.core.tool_calls import run_tool, tool_arguments
 from agent.core.tool_fit import (
@@ -309,19 +310,21 @@ class Agent:
         """Why `call` contradicts what the request asks, when that check is on."""
         if not self.aids.check_tool_fit:
             return None
-        request = request_words(user, self.session.conversation())
+        conversation = self.session.conversation()
+        request = request_words(user, conversation)
         tools_run = [c.tool for c, _ in result.tool_runs]
         misfit = misfit_reason(call.tool, request, tools_run)
         if misfit is None and call.tool == "derivative":
             misfit = order_reason(call.arguments, request, tools_run)
-        if misfit is None and call.tool == "evaluate" and "evaluate" not in tools_run:
-            at = call.arguments.get("at") or []
-            math = " ".join([str(call.arguments.get("expression") or ""), *map(str, at)])
-            misfit = left_out_roots(user.text, self.session.conversation(), math)
-        if misfit is None:
-            done = [r.text for _, r in result.tool_runs if r.ok]
-            conversation = self.session.conversation()
-            misfit = ignored_polynomial(user.text, conversation, call.tool, call.arguments, done)
+        if misfit is None and call.tool in CHECKED_TOOLS:
+            bindings = bind(user.text, conversation)  # read once for both checks
+            if call.tool == "evaluate" and "evaluate" not in tools_run:
+                at = call.arguments.get("at") or []
+                math = " ".join([str(call.arguments.get("expression") or ""), *map(str, at)])
+                misfit = left_out_roots(bindings, math)
+            if misfit is None:
+                done = [r.text for _, r in result.tool_runs if r.ok]
+                misfit = ignored_polynomial(bindings, call.tool, call.arguments, done)
         return misfit or variable_reason(call.tool, call.arguments, request)
 
     def _unverified(

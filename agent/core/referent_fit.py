@@ -18,8 +18,7 @@ from collections.abc import Sequence
 
 import sympy as sp
 
-from agent.core.referents import Binding, Polynomial, bind, result_math
-from agent.messages import Message
+from agent.core.referents import FUNCTION_VALUE, Binding, Polynomial, result_math, same_expression
 from tools import function_notation
 from tools.calculus import read_derivative, read_integral
 from tools.errors import ToolError
@@ -27,21 +26,21 @@ from tools.formatting import exact
 from tools.inputs import read_function, read_variable
 from tools.parsing import parse_expression
 
-# A value in function notation sent alone: "f(1)", "g(-2)".
-_BARE_CALL = re.compile(r"\s*[A-Za-z]\(\s*-?\s*\d+(?:\.\d+)?(?:\s*/\s*\d+)?\s*\)\s*")
 # A number written as a value (not an exponent).
 _NUMBER_IN = re.compile(r"(?<![\d.^])(?<!\*\*)\d")
-_CHECKED_TOOLS = ("derivative", "integral", "evaluate")
+# The tools whose math a request can name.
+CHECKED_TOOLS = ("derivative", "integral", "evaluate")
 
 
-def left_out_roots(request: str, conversation: list[Message], math: str) -> str | None:
-    """One sentence for the model when "their"/"them" in `request` are roots and the
-    arithmetic it sent (`math`: an evaluate call's expression and points) leaves some out.
+def left_out_roots(bindings: list[Binding], math: str) -> str | None:
+    """One sentence for the model when "their"/"them" in the request are roots (`bindings`:
+    the request's, from `referents.bind`) and the arithmetic it sent (`math`: an evaluate
+    call's expression and points) leaves some out.
 
     Seen with `ledger`: shown "their" bound to the three roots, the model squared -4 alone.
     Only rational roots are looked for (as written, signs aside; an exponent is not a value).
     """
-    plural = [b for b in bind(request, conversation) if b.roots_only]
+    plural = [b for b in bindings if b.roots_only]
     if len(plural) != 1 or not all(r.is_rational for r in plural[0].polynomial.roots):
         return None
     roots = plural[0].polynomial.roots
@@ -65,8 +64,7 @@ def _writes_value(math: str, value: sp.Expr) -> bool:
 
 
 def ignored_polynomial(
-    request: str,
-    conversation: list[Message],
+    bindings: list[Binding],
     tool: str,
     arguments: dict[str, object],
     turn_results: Sequence[str] = (),
@@ -78,11 +76,12 @@ def ignored_polynomial(
     evaluate and integral, one of its first three derivatives (the request may name "the
     derivative of the first polynomial"), or a result computed earlier in the turn. A value
     sent as closed arithmetic is checked only where the request fixes it: `f(1)` of the named
-    polynomial, or the named polynomial at "the largest root of" another. `turn_results`:
-    the texts of this turn's tool results so far."""
-    if tool not in _CHECKED_TOOLS:
+    polynomial, or the named polynomial at "the largest root of" another. `bindings`: the
+    request's (`referents.bind`); `turn_results`: the texts of this turn's tool results so
+    far."""
+    if tool not in CHECKED_TOOLS:
         return None
-    bindings = [b for b in bind(request, conversation) if not b.roots_only]
+    bindings = [b for b in bindings if not b.roots_only]
     if not bindings:
         return None
     targets = [b for b in bindings if b.extreme_root is None] or bindings
@@ -124,7 +123,7 @@ def _call_math(tool: str, arguments: dict[str, object]) -> sp.Expr | str | None:
             return read_integral(
                 text, variable, arguments.get("lower"), arguments.get("upper")
             ).expr
-        if _BARE_CALL.fullmatch(text):
+        if FUNCTION_VALUE.fullmatch(text.strip()):  # "f(1)" sent alone
             return text.strip()
         reading = function_notation.read(text, variable, arguments.get("at"))
         if reading is not None:
@@ -211,19 +210,12 @@ def _is_or_derives(expr: sp.Expr, polynomial: Polynomial, derived: bool) -> bool
 
 def _same_up_to_letter(expr: sp.Expr, other: sp.Expr) -> bool:
     """Equal, or equal once the one letter of each is the same (x^2 + 1 is q^2 + 1)."""
-    if _difference_is_zero(expr, other):
+    if same_expression(expr, other):
         return True
     mine, theirs = expr.free_symbols, other.free_symbols
     if len(mine) != 1 or len(theirs) != 1:
         return False
-    return _difference_is_zero(expr.subs(next(iter(mine)), next(iter(theirs))), other)
-
-
-def _difference_is_zero(a: sp.Expr, b: sp.Expr) -> bool:
-    try:
-        return sp.expand(a - b) == 0
-    except (TypeError, ValueError, RecursionError):
-        return False
+    return same_expression(expr.subs(next(iter(mine)), next(iter(theirs))), other)
 
 
 def _same_value(a: sp.Expr, b: sp.Expr) -> bool:

@@ -76,7 +76,7 @@ _ON_ROOTS = re.compile(
     r"\b(?:their|them|those|these|both|roots?|solutions?|zeros|zeroes)\b", re.IGNORECASE
 )
 # "f(1)", "g(-2)", "h(1/2)": a value in function notation, with the function left undefined.
-_FUNCTION_VALUE = re.compile(
+FUNCTION_VALUE = re.compile(
     r"(?<![A-Za-z])(?P<name>[A-Za-z])\(\s*(?P<point>-?\s*\d+(?:\.\d+)?(?:\s*/\s*\d+)?)\s*\)"
 )
 # Math a request writes itself: an equation, or a variable or number with an operator.
@@ -193,10 +193,12 @@ def polynomials(conversation: list[Message]) -> list[Polynomial]:
         if read is not None:
             expr, var = read
             written = str(call.arguments.get(key))
-            known = any(_same(expr, other.expr) for other in found) or any(
-                _same(expr, r) for r in results
+            known = any(same_expression(expr, other.expr) for other in found) or any(
+                same_expression(expr, r) for r in results
             )
-            if call.tool == "solve" and not any(_same(expr, other.expr) for other in found):
+            if call.tool == "solve" and not any(
+                same_expression(expr, other.expr) for other in found
+            ):
                 roots = _roots(message.text)
                 found.append(Polynomial(expr, var, written, written, roots, message.text))
             elif call.tool != "solve" and not known:
@@ -214,7 +216,8 @@ def result_math(text: str, variable: object) -> list[sp.Expr]:
     return [read[0]] if read is not None else []
 
 
-def _same(a: sp.Expr, b: sp.Expr) -> bool:
+def same_expression(a: sp.Expr, b: sp.Expr) -> bool:
+    """Equal once expanded (False when SymPy cannot tell)."""
     try:
         return sp.expand(a - b) == 0
     except (TypeError, ValueError, RecursionError):
@@ -251,7 +254,7 @@ def _function_value(request: str) -> tuple[str, str] | None:
     models sent `f(1)` alone, with no definition, and then asked the user for it. Only one
     such value per request (two name different functions, or the same at two points: the
     model reads those as they are)."""
-    found = list(_FUNCTION_VALUE.finditer(request))
+    found = list(FUNCTION_VALUE.finditer(request))
     if len(found) != 1:
         return None
     return found[0].group("name"), "".join(found[0].group("point").split())

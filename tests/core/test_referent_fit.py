@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent.core.referent_fit import ignored_polynomial, left_out_roots
+from agent.core.referents import bind
 from tests.core.test_referents import CHAT
 
 # CHAT's polynomials: q^2 + 6q + 8 = 0 (first; roots -4, -2), q^4 + 8q^3 + 17q^2 - 2q - 24 = 0,
@@ -15,21 +16,21 @@ SECOND_OF_FIRST = "and the second derivative of the first polynomial"
 
 
 def check(request: str, tool: str, done: tuple[str, ...] = (), **arguments: object) -> str | None:
-    return ignored_polynomial(request, CHAT, tool, dict(arguments), list(done))
+    return ignored_polynomial(bind(request, CHAT), tool, dict(arguments), list(done))
 
 
 def test_arithmetic_on_their_values_that_leaves_some_out_is_questioned() -> None:
     request = "what are their squares?"  # the roots of x^3 - 13x + 12 = 0: -4, 1, 3
-    reason = left_out_roots(request, CHAT, "(-4)^2")
+    reason = left_out_roots(bind(request, CHAT), "(-4)^2")
     assert reason is not None and "-4, 1, 3" in reason and "leaves out 1, 3" in reason
     # Every root written (as values or as points); an exponent is not a value.
-    assert left_out_roots(request, CHAT, "(-4)^2, 1^2, 3^2") is None
-    assert left_out_roots(request, CHAT, "x^2 -4 1 3") is None
-    assert left_out_roots(request, CHAT, "(-4)^2, (-1)^3") is not None
-    assert left_out_roots(request, CHAT, "(-4)^3, 1^3") is not None
+    assert left_out_roots(bind(request, CHAT), "(-4)^2, 1^2, 3^2") is None
+    assert left_out_roots(bind(request, CHAT), "x^2 -4 1 3") is None
+    assert left_out_roots(bind(request, CHAT), "(-4)^2, (-1)^3") is not None
+    assert left_out_roots(bind(request, CHAT), "(-4)^3, 1^3") is not None
     # No plural reference to roots, or no number in the call: nothing to check.
-    assert left_out_roots("what is 4^2?", CHAT, "4^2") is None
-    assert left_out_roots(request, CHAT, "x^2") is None
+    assert left_out_roots(bind("what is 4^2?", CHAT), "4^2") is None
+    assert left_out_roots(bind(request, CHAT), "x^2") is None
 
 
 def test_a_derivative_of_other_math_than_the_named_polynomial_is_questioned() -> None:
