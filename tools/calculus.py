@@ -31,8 +31,11 @@ from tools.vocabulary import GREEK_LETTERS, GREEK_NAMES
 
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _DIFFERENTIAL = re.compile(
-    r"(?s)(?P<body>.*?\S)(?:\s+|\s*\*\s*|(?<=\)))d(?P<var>[A-Za-z]\w*|[^\x00-\x7f])"
+    r"(?s)(?P<body>.*?\S)(?P<joint>\s+|\s*\*\s*|(?<=\))|(?<=\d))"
+    r"d(?P<var>[A-Za-z]\w*|[^\x00-\x7f])"
 )
+# A "d" standing alone as a letter: then "3dx" may be 3*d*x.
+_LETTER_D = re.compile(r"(?<![A-Za-z])d(?![A-Za-z])")
 
 
 # A leading integral sign with bounds, as models write one: ∫_0^1, \int_{0}^{1}, int_0^1.
@@ -71,13 +74,16 @@ def _split_differential(text: object, name: str | None) -> tuple[object, str | N
     """``x^2 dx``: drop the trailing ``dx``, which names the variable (the integral sign
     before it is `_split_integral_sign`'s).
 
-    Without this, ``x^2 dx`` would silently read as ``x^2*d*x``.
+    Without this, ``x^2 dx`` would silently read as ``x^2*d*x``. Glued to a number
+    (``-7j - 3dj``, as the model wrote it) it is a differential only when no other ``d`` is a
+    letter of the expression.
     """
     if not isinstance(text, str):
         return text, name
     body = text.strip()
     match = _DIFFERENTIAL.fullmatch(body)
-    if match:
+    glued = match is not None and not match.group("joint")
+    if match and not (glued and _LETTER_D.search(match.group("body"))):
         raw = match.group("var")
         var_name = GREEK_LETTERS.get(raw, raw)
         if (len(var_name) == 1 or var_name in GREEK_NAMES) and name in (None, var_name):

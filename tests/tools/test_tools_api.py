@@ -226,6 +226,20 @@ def test_integral_differential_notation() -> None:
     assert tools.integral("e^(-t) dt", None, 0, "oo").value == 1
 
 
+@pytest.mark.parametrize("variable", ["j", None])
+def test_a_differential_glued_to_the_constant_term_is_a_differential(variable: str | None) -> None:
+    # The model wrote "... - 3dj" for "integrate -3j^3 + 8j^2 - 7j - 3 dj": once read 3*d*j.
+    j = sp.Symbol("j")
+    result = tools.integral("-3j^3 + 8j^2 - 7j - 3dj", variable)
+    assert result.value == sp.integrate(-3 * j**3 + 8 * j**2 - 7 * j - 3, j)
+    assert tools.integral("x^2dx").value == x**3 / 3
+
+
+def test_a_glued_d_stays_a_letter_when_d_is_a_variable() -> None:
+    d = sp.Symbol("d")
+    assert tools.integral("2d^2 + 3dx", "x").value == sp.integrate(2 * d**2 + 3 * d * x, x)
+
+
 @pytest.mark.parametrize(
     "written",
     [
