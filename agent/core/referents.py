@@ -10,7 +10,7 @@ than it takes reliably; read here, each phrase comes with its polynomial written
 
 What counts: equations are the ones `solve` answered; polynomials are those and every
 expression a derivative or integral was asked of that no earlier tool returned (the math the
-person brought, not a result). A phrase is bound only when the chat holds exactly what it
+person brought, not a result nor the model's reading of a name). A phrase is bound only when the chat holds exactly what it
 names (no third equation in a chat of two, no cubic among quadratics); otherwise nothing is
 said about it, and the model reads the request as it is.
 
@@ -178,11 +178,21 @@ def _roots(text: str) -> tuple[sp.Expr, ...]:
 
 def polynomials(conversation: list[Message]) -> list[Polynomial]:
     """Every polynomial of the chat in order: each solved equation, and each expression a
-    derivative or integral was asked of that is no earlier tool result nor seen before."""
+    derivative or integral was asked of that is no earlier tool result nor seen before.
+
+    A call made for a request that names an earlier polynomial and writes no math of its own
+    brings nothing new: its math is the model's reading of that name. Seen with `ledger`: the
+    model differentiated a wrong expression for "the first polynomial", and that expression
+    then became "the last polynomial" of the next request."""
     calls = {m.call_id: m for m in conversation if isinstance(m, ToolCall)}
     found: list[Polynomial] = []
     results: list[sp.Expr] = []  # what tools returned: derived, not brought
+    names_earlier = False  # the current request names an earlier polynomial, writing no math
     for message in conversation:
+        if isinstance(message, UserMessage):
+            names_earlier = bool(_phrases(message.text, found)) and not _OWN_MATH.search(
+                message.text
+            )
         if not (isinstance(message, ToolResultMessage) and message.ok):
             continue
         call = calls.get(message.call_id)
@@ -201,7 +211,7 @@ def polynomials(conversation: list[Message]) -> list[Polynomial]:
             ):
                 roots = _roots(message.text)
                 found.append(Polynomial(expr, var, written, written, roots, message.text))
-            elif call.tool != "solve" and not known:
+            elif call.tool != "solve" and not known and not names_earlier:
                 found.append(Polynomial(expr, var, written))
         if call.tool != "solve":
             results.extend(result_math(message.text, call.arguments.get("variable")))

@@ -137,6 +137,22 @@ def test_a_failed_call_brings_nothing() -> None:
     assert bind("the first equation", chat) == []
 
 
+def test_a_call_for_a_named_polynomial_brings_no_new_one() -> None:
+    # The model differentiated other math for "the first polynomial": that math is its
+    # reading of the name, not a polynomial the person brought ("the last polynomial" next).
+    wrong = task(
+        "w", "derivative", "the second derivative of the first polynomial",
+        expression="5x^3 + 2x", order=2,
+    )  # fmt: skip
+    assert [p.text for p in polynomials([*CHAT, *wrong])] == [p.text for p in polynomials(CHAT)]
+    assert named("the last polynomial", [*CHAT, *wrong]) == {
+        "the last polynomial": "x^3 - 13x + 12"
+    }
+    # Math the request writes is brought, named polynomial or not.
+    own = task("o", "derivative", "and the cubic 5x^3 + 2x?", expression="5x^3 + 2x")
+    assert polynomials([*CHAT, *own])[-1].text == "5x^3 + 2x"
+
+
 def test_the_index_note_shows_the_bindings_instead_of_the_list() -> None:
     note = equation_index(CHAT, "and the second derivative of the first polynomial")
     assert note is not None
