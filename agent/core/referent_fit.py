@@ -101,10 +101,10 @@ def ignored_polynomial(
     if any(b.function_value is not None for b in bindings):
         return _value_sentence(bindings)
     named = "; ".join(f'"{b.phrase}" in the request is {b.polynomial.text}' for b in targets)
-    wanted = " or ".join(b.polynomial.text for b in targets)
+    wanted = " or ".join(f'"{b.polynomial.text}"' for b in targets)
     return (
-        f"Check the math: {named}, and this call works on {_shown(math)}. Send the call on "
-        f"{wanted}, or send this same call again if it is right."
+        f"Check the math: {named}, and this call works on {_shown(math)}. Send the same tool "
+        f"with expression {wanted}, or send this same call again if it is right."
     )
 
 
