@@ -91,6 +91,12 @@ class UserMessage(_Base):
         return [self.text]
 
 
+def written_call(tool: str, arguments: dict[str, Any]) -> str:
+    """A tool call as the model writes one: `{"tool":"solve","equation":"x^2 = 4"}`."""
+    args = {k: v for k, v in arguments.items() if v is not None}
+    return _compact_json({"tool": tool, **args})
+
+
 class ToolCall(_Base):
     """A tool call the model asked for; `arguments` are its fields without `tool`."""
 
@@ -106,8 +112,7 @@ class ToolCall(_Base):
         return f"{self.tool}({args})"
 
     def to_chat(self) -> ChatMessage:
-        args = {k: v for k, v in self.arguments.items() if v is not None}
-        return ChatMessage(role=wire.ASSISTANT, content=_compact_json({"tool": self.tool, **args}))
+        return ChatMessage(role=wire.ASSISTANT, content=written_call(self.tool, self.arguments))
 
     def terminal_row(self) -> tuple[str, str]:
         return "tool call", self.call_text

@@ -26,7 +26,12 @@ from agent.core.grounding import (
 )
 from agent.core.plain_math import plain_math
 from agent.core.recall import recall
-from agent.core.referent_fit import CHECKED_TOOLS, ignored_polynomial, left_out_roots
+from agent.core.referent_fit import (
+    CHECKED_TOOLS,
+    ignored_polynomial,
+    left_out_roots,
+    value_call,
+)
 from agent.core.referents import bind
 from agent.core.session import Session
 from agent.core.tool_calls import run_tool, tool_arguments
@@ -345,10 +350,17 @@ class Agent:
         if not stated and not result.tool_runs and asks_for_arithmetic(user.text):
             stated = stated_numbers(reply.text, user.text)
         if stated:
-            return wire.unverified_request(stated)
-        if result.tool_runs:
+            doubt: str | None = wire.unverified_request(stated)
+        elif result.tool_runs:
             return None
-        return untooled_reason(reply.text, request_words(user, conversation))
+        else:
+            doubt = untooled_reason(reply.text, request_words(user, conversation))
+        if doubt is not None and not result.tool_runs:
+            # "f(4) for the cubic from before" answered by hand: the call its words fix
+            call = value_call(bind(user.text, conversation))
+            if call is not None:
+                doubt += f" Send this call: {call}"
+        return doubt
 
     def _run(self, call: ToolCall, step: ToolStep | TaskRecall) -> ToolResultMessage:
         """The outcome of one tool call: a search of earlier tasks, or math (if grounded)."""

@@ -7,18 +7,23 @@ still sent the call on the wrong math about one time in three on the full `sessi
 "what's f(4) for the cubic from before?" repeated the previous call or substituted 4 into the
 quartic by hand, "plug the largest root of the first equation into the last polynomial"
 evaluated a multiple of it; shown "their" bound to three roots, it squared one. Each such
-call is questioned once with one sentence naming what the request names; the same call sent
-again runs, so a reading this module gets wrong costs one step, never a refusal.
+call is questioned once with one sentence naming what the request names and, where one
+polynomial is named, the call to send written out (told "send the call on q^2 + 6q + 8, or this
+same call again if it is right", the model sent the same call again four times in five on
+one `ledger` run). The same call sent again still runs, so a reading this module gets wrong
+costs one step, never a refusal.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import sympy as sp
 
 from agent.core.referents import FUNCTION_VALUE, Binding, Polynomial, result_math, same_expression
+from agent.messages import written_call
 from tools import function_notation
 from tools.calculus import read_derivative, read_integral
 from tools.errors import ToolError
@@ -101,11 +106,33 @@ def ignored_polynomial(
     if any(b.function_value is not None for b in bindings):
         return _value_sentence(bindings)
     named = "; ".join(f'"{b.phrase}" in the request is {b.polynomial.text}' for b in targets)
+    question = f"Check the math: {named}, and this call works on {_shown(math)}."
+    # The call to send, written out (the model copies it); an evaluate call may be meant on
+    # a derivative of the polynomial, which this does not know.
+    if len(targets) == 1 and tool != "evaluate":
+        return f"{question} Send this call instead: {_on(tool, arguments, targets[0].polynomial)}"
     wanted = " or ".join(f'"{b.polynomial.text}"' for b in targets)
-    return (
-        f"Check the math: {named}, and this call works on {_shown(math)}. Send the same tool "
-        f"with expression {wanted}, or send this same call again if it is right."
-    )
+    return f"{question} Send the same tool with expression {wanted}."
+
+
+def _on(tool: str, arguments: dict[str, object], polynomial: Polynomial) -> str:
+    """The call as the model writes it, on the polynomial: what the sent call said around
+    its math (an order, bounds written in the expression) kept as fields, the variable the
+    polynomial's letter."""
+    changed: dict[str, object] = {**arguments, "expression": polynomial.text}
+    if polynomial.variable is not None:
+        changed["variable"] = polynomial.variable.name
+    text, variable = str(arguments.get("expression")), read_variable(arguments.get("variable"))
+    try:
+        if tool == "derivative":
+            order = read_derivative(text, variable, arguments.get("order") or 1).order
+            changed["order"] = order if order > 1 else None
+        if tool == "integral":
+            read = read_integral(text, variable, arguments.get("lower"), arguments.get("upper"))
+            changed["lower"], changed["upper"] = read.lower, read.upper
+    except (ToolError, ValueError, TypeError, RecursionError):
+        pass  # the call as sent is unreadable: its fields stay as they were
+    return written_call(tool, changed)
 
 
 def _call_math(tool: str, arguments: dict[str, object]) -> sp.Expr | str | None:
@@ -136,6 +163,17 @@ def _call_math(tool: str, arguments: dict[str, object]) -> sp.Expr | str | None:
     return expr if isinstance(expr, sp.Expr) else None
 
 
+def value_call(bindings: list[Binding]) -> str | None:
+    """The evaluate call the request's words fix (`f(1)` of the named polynomial, the named
+    polynomial at "the largest root of" another), written as the model writes a call; None
+    when they fix none. Sent with the request for a tool when the model answered such a
+    request by hand (it stated f(4) = 80 for 0, twice)."""
+    bindings = [b for b in bindings if not b.roots_only]
+    targets = [b for b in bindings if b.extreme_root is None] or bindings
+    fixed = _fixed_value(bindings, targets)
+    return fixed.call if fixed is not None else None
+
+
 def _closed_value_reason(
     tool: str, bindings: list[Binding], targets: list[Binding], value: sp.Expr
 ) -> str | None:
@@ -144,36 +182,57 @@ def _closed_value_reason(
     if tool != "evaluate":
         return None
     expected = _fixed_value(bindings, targets)
-    if expected is None or _same_value(value, expected[0]):
+    if expected is None or _same_value(value, expected.value):
         return None
-    return expected[1]
+    return expected.sentence
 
 
-def _fixed_value(bindings: list[Binding], targets: list[Binding]) -> tuple[sp.Expr, str] | None:
-    """The value the request asks for when its words fix it, and the sentence that says so."""
+@dataclass(frozen=True)
+class _FixedValue:
+    """A value the request's words fix, the call that computes it, and the question that
+    says so when a call computed something else."""
+
+    value: sp.Expr
+    call: str
+    sentence: str
+
+
+def _fixed_value(bindings: list[Binding], targets: list[Binding]) -> _FixedValue | None:
+    """The value the request asks for when its words fix it."""
     for binding in bindings:
         p = binding.polynomial
         if binding.function_value is not None and p.variable is not None:
-            point = binding.function_value[1]
             try:
-                at = parse_expression(point)
+                at = parse_expression(binding.function_value[1])
             except ToolError:
                 return None
-            sentence = _value_sentence([binding])
-            return (p.expr.subs(p.variable, at), sentence) if sentence else None
+            call, sentence = _function_value_call(binding), _value_sentence([binding])
+            return _FixedValue(p.expr.subs(p.variable, at), call, sentence) if sentence else None
     sources = [b for b in bindings if b.extreme_root is not None]
     if len(sources) != 1 or len(targets) != 1 or targets[0] is sources[0]:
         return None
     target, (which, root) = targets[0].polynomial, sources[0].extreme_root
     if target.variable is None:
         return None
+    call = written_call(
+        "evaluate", {"expression": target.text, "at": [f"{target.variable} = {exact(root)}"]}
+    )
     sentence = (
         f'Check the math: the request asks for "{targets[0].phrase}", {target.text}, at the '
         f'{which} root of "{sources[0].phrase}", {exact(root)}, and this call computes '
-        f'something else. Send expression "{target.text}" with at '
-        f'"{target.variable} = {exact(root)}", or send this same call again if it is right.'
+        f"something else. Send this call instead: {call}"
     )
-    return target.expr.subs(target.variable, root), sentence
+    return _FixedValue(target.expr.subs(target.variable, root), call, sentence)
+
+
+def _function_value_call(binding: Binding) -> str:
+    """`{"tool": "evaluate", "expression": "f(q) = q^2 + 1", "at": ["4"]}` for f(4)."""
+    assert binding.function_value is not None
+    name, point = binding.function_value
+    p = binding.polynomial
+    return written_call(
+        "evaluate", {"expression": f"{name}({p.variable}) = {p.text}", "at": [point]}
+    )
 
 
 def _value_sentence(bindings: list[Binding], call: str | None = None) -> str | None:
@@ -185,12 +244,10 @@ def _value_sentence(bindings: list[Binding], call: str | None = None) -> str | N
     binding, (name, point) = named[0]
     p = binding.polynomial
     call = call or f"{name}({point})"
-    definition = f"{name}({p.variable}) = {p.text}"
     return (
         f'Check the math: {call} in the request is the value of "{binding.phrase}", '
-        f"{definition}, at {p.variable} = {point}, and this call does not compute that. "
-        f'Send expression "{definition}" with at "{point}", or send this same call again if '
-        "it is right."
+        f"{name}({p.variable}) = {p.text}, at {p.variable} = {point}, and this call does not "
+        f"compute that. Send this call instead: {_function_value_call(binding)}"
     )
 
 

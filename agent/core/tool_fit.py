@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from agent.messages import AssistantMessage, Message, UserMessage
+from agent.messages import AssistantMessage, Message, UserMessage, written_call
+from tools.calculus import read_derivative, read_integral
+from tools.errors import ToolError
 from tools.operators import strip_derivative, strip_integral
 
 # Words that ask for each calculus tool. Broad on purpose: a miss costs an extra step only.
@@ -150,11 +152,34 @@ def variable_reason(tool: str, arguments: dict[str, object], request: str) -> st
     if not variable or not letters or variable in letters or variable in _LETTER.findall(request):
         return None
     own = ", ".join(sorted(letters))
-    return (
+    question = (
         f"Check the variable: {variable} does not appear in {body} (its variables: {own}), so "
-        f"this {tool} treats all of it as a constant. Send the call with the variable the math "
-        f"uses, or send this same call again if {variable} is right."
+        f"this {tool} treats all of it as a constant."
     )
+    fixed = {**arguments, "variable": own}
+    if stripped is not None:  # the operator's letter is the wrong one: its math, as fields
+        fixed["expression"] = stripped.body
+        if tool == "derivative" and stripped.order > 1 and not arguments.get("order"):
+            fixed["order"] = stripped.order
+        if tool == "integral" and stripped.lower is not None and not arguments.get("lower"):
+            fixed["lower"], fixed["upper"] = stripped.lower, stripped.upper
+    if len(letters) == 1 and _readable(tool, fixed):  # written out: the model copies it
+        return f"{question} Send this call instead: {written_call(tool, fixed)}"
+    return f"{question} Send the call with the variable the math uses."
+
+
+def _readable(tool: str, arguments: dict[str, object]) -> bool:
+    """Whether the calculus tool reads this call (an integral whose bounds name another
+    letter than its variable does not)."""
+    expression, variable = str(arguments.get("expression")), str(arguments.get("variable"))
+    try:
+        if tool == "derivative":
+            read_derivative(expression, variable, arguments.get("order") or 1)
+        else:
+            read_integral(expression, variable, arguments.get("lower"), arguments.get("upper"))
+    except (ToolError, ValueError, TypeError, RecursionError):
+        return False
+    return True
 
 
 def asks_for_arithmetic(request: str) -> bool:

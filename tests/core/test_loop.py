@@ -182,6 +182,29 @@ def test_a_computation_answered_without_a_tool_is_computed_with_one() -> None:
     assert result.ok and result.reply.text == "It is 6*w, as I said."
 
 
+def test_a_value_answered_by_hand_comes_back_with_the_call_that_computes_it() -> None:
+    # Seen with `ledger`: "f(4) for the cubic from before" answered "80" twice, no tool run.
+    call = '{"tool": "evaluate", "expression": "f(m) = m^3 + m^2 - 14m - 24", "at": ["4"]}'
+    model = InProcessModel(
+        [
+            solve("m^3 + m^2 - 14m - 24 = 0"),
+            done("The roots are m = -3, m = -2 and m = 4."),
+            solve("n^2 - 5n + 6 = 0"),
+            done("The roots are n = 2 and n = 3."),
+            done("The value of the cubic when m = 4 is 80."),
+            evaluate("f(m) = m^3 + m^2 - 14m - 24", "4"),
+            done("f(4) = 0."),
+        ]
+    )
+    agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
+    assert agent.run_turn("solve m^3 + m^2 - 14m - 24 = 0").ok
+    assert agent.run_turn("solve n^2 - 5n + 6 = 0").ok
+    result = agent.run_turn("what's f(4) for the cubic from before?")
+    assert result.ok and result.reply.text == "f(4) = 0."
+    sent_back = model.seen[-2][-1].content
+    assert "No tool computed 80" in sent_back and sent_back.endswith(f"Send this call: {call}")
+
+
 def test_a_derivative_of_a_lower_order_than_asked_is_questioned_once() -> None:
     model = InProcessModel(
         [derivative("d/dp (p^2 - 2p - 3)"), derivative("p^2 - 2p - 3", order=2), done("It is 2.")]
@@ -269,7 +292,7 @@ def test_a_call_on_other_math_than_the_named_polynomial_is_questioned_once() -> 
     assert [call.arguments["expression"] for call, _ in result.tool_runs] == [
         "f(m) = m^3 + m^2 - 14m - 24"
     ]
-    sentence = 'Send expression "f(m) = m^3 + m^2 - 14m - 24" with at "4"'
+    sentence = '{"tool": "evaluate", "expression": "f(m) = m^3 + m^2 - 14m - 24", "at": ["4"]}'
     assert sentence in model.seen[-3][-1].content and sentence in model.seen[-2][-1].content
 
 

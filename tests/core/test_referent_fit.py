@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,6 +11,7 @@ from hypothesis import strategies as st
 from agent.core.referent_fit import ignored_polynomial, left_out_roots
 from agent.core.referents import bind
 from tests.core.test_referents import CHAT
+from tools.registry import compute
 
 # CHAT's polynomials: q^2 + 6q + 8 = 0 (first; roots -4, -2), q^4 + 8q^3 + 17q^2 - 2q - 24 = 0,
 # 2r^3 (integrated), x^3 - 13x + 12 = 0 (last, the cubic; roots -4, 1, 3).
@@ -40,6 +43,37 @@ def test_a_derivative_of_other_math_than_the_named_polynomial_is_questioned() ->
     assert '"the first polynomial" in the request is q^2 + 6q + 8' in reason
     assert "works on 4*q^3 + 24*q^2 + 34*q - 2" in reason
     assert check(SECOND_OF_FIRST, "derivative", expression="x^3 - 13x + 12", order=2)
+
+
+def sent_instead(reason: str | None) -> dict[str, object]:
+    """The call a question writes out for the model to send."""
+    assert reason is not None and "Send this call instead: " in reason
+    return json.loads(reason.split("Send this call instead: ", 1)[1])
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "expected"),
+    [
+        # The ledger's record of an earlier result, copied, in another letter and as order 2.
+        ("derivative", {"expression": "2*(6*x**2 + 24*x + 17)", "variable": "x", "order": 2},
+         {"expression": "q^2 + 6q + 8", "variable": "q", "order": 2}),
+        ("derivative", {"expression": "d^2/dq^2 (4q^3 + 1)"},
+         {"expression": "q^2 + 6q + 8", "variable": "q", "order": 2}),
+        ("integral", {"expression": "integrate 2q + 7 from 0 to 2"},
+         {"expression": "q^2 + 6q + 8", "variable": "q", "lower": "0", "upper": "2"}),
+    ],
+)  # fmt: skip
+def test_the_question_writes_the_call_to_send_and_that_call_passes(
+    tool: str, arguments: dict[str, object], expected: dict[str, object]
+) -> None:
+    request = (
+        f"the {'second derivative' if tool == 'derivative' else 'integral'} of the first polynomial"
+    )
+    call = sent_instead(check(request, tool, **arguments))
+    assert call == {"tool": tool, **expected}
+    del call["tool"]
+    assert check(request, tool, **call) is None
+    assert compute(tool, call).ok
 
 
 @pytest.mark.parametrize(
@@ -104,7 +138,10 @@ def test_f_of_a_named_polynomial(arguments: dict[str, object], questioned: bool)
     reason = check("what's f(4) for the cubic from before?", "evaluate", **arguments)
     assert (reason is not None) is questioned
     if reason is not None:
-        assert 'Send expression "f(x) = x^3 - 13x + 12" with at "4"' in reason
+        assert reason.endswith(
+            'Send this call instead: {"tool": "evaluate", "expression": "f(x) = x^3 - 13x + 12", '
+            '"at": ["4"]}'
+        )
 
 
 def test_the_named_polynomial_at_a_named_root() -> None:
@@ -113,7 +150,7 @@ def test_the_named_polynomial_at_a_named_root() -> None:
     assert check(request, "evaluate", expression="x^3 - 13x + 12", at=["x = -2"]) is None
     assert check(request, "evaluate", expression="(-2)^3 - 13*(-2) + 12", at=[]) is None
     reason = check(request, "evaluate", expression="(-2)^2 + 6*(-2) + 8", at=[])
-    assert reason is not None and 'at "x = -2"' in reason
+    assert reason is not None and '"at": ["x = -2"]' in reason
     reason = check(request, "evaluate", expression="4 * (x^3 - 13x + 12)", at=["x = -2"])
     assert reason is not None and "x^3 - 13x + 12" in reason
 

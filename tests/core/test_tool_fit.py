@@ -199,6 +199,16 @@ def test_a_calculus_call_on_a_variable_its_math_lacks_is_questioned() -> None:
     wrong = {"expression": "d/dt (q**3 + 9*q**2 + 26*q + 24)", "variable": "t", "order": 2}
     reason = variable_reason("derivative", wrong, request)
     assert reason is not None and "t does not appear" in reason and "variables: q" in reason
+    assert reason.endswith(
+        'Send this call instead: {"tool": "derivative", "expression": '
+        '"q**3 + 9*q**2 + 26*q + 24", "variable": "q", "order": 2}'
+    )
+    # The operator's order and the bounds written in the expression are kept as fields.
+    integral = {"expression": "integrate r^2 from 0 to 1", "variable": "s"}
+    reason = variable_reason("integral", integral, request)
+    assert reason is not None and reason.endswith(
+        '{"tool": "integral", "expression": "r^2", "variable": "r", "lower": "0", "upper": "1"}'
+    )
     # The operator's letter counts as the call's variable when the field is empty.
     assert variable_reason("derivative", {"expression": "d/dr (p^2 - 2p - 3)"}, request)
     integral = {"expression": "integrate w^3 - 7w from 0 to 1", "variable": "s"}
