@@ -5,7 +5,8 @@ Letta's conversation search. The search reads the full conversation (the transcr
 messages, compacted away or not), numbers its finished tasks the way the ledger does (task 1
 is the first thing the user asked), and answers with the matching tasks as ledger lines:
 the ones a request names (a number, an ordinal, a position, a result, a kind in other words,
-see `agent.context.references`) first, then those sharing numbers or rarer words with it.
+see `agent.context.references`) first, newest first, then those sharing numbers or rarer
+words with it.
 """
 
 from __future__ import annotations
@@ -57,7 +58,9 @@ def recall(conversation: list[Message], query: str, limit: int = MAX_HITS) -> st
         ((_overlap(query, line), line.number) for line in candidates),
         key=lambda pair: (-pair[0], -pair[1]),
     )
-    numbers = sorted(named)[-limit:] + [n for score, n in scored if score > 0]
+    # Newest first: "the roots of the equation" names every solved equation, and the model
+    # answered from the first line listed (an older equation's roots, seen with `ledger`).
+    numbers = sorted(named, reverse=True)[:limit] + [n for score, n in scored if score > 0]
     hits = [lines[n - 1] for n in numbers[:limit]]
     if not hits:
         return (

@@ -78,5 +78,9 @@ def test_a_query_with_math_gets_only_the_tasks_holding_that_math() -> None:
     # Words alone still find every task that shares them.
     by_words = recall(history, "the roots we found").splitlines()
     assert {line.split()[0] for line in by_words} >= {"#2", "#5"}
+    # Several tasks named alike: the latest first (a person asking for "the roots of the
+    # equation" again means the one just solved).
+    for query in ("roots of the equation", "what were the roots again?"):
+        assert recall(history, query).startswith("#5 solve y^2 - 9 = 0")
     # Math no task holds falls back to the words.
     assert "#2 " in recall(history, "the roots of z^2 + 1 = 0")
