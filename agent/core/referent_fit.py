@@ -103,8 +103,9 @@ def ignored_polynomial(
         return None
     if any(_is_or_derives(math, b.polynomial, derived) for b in targets):
         return None
-    if any(b.function_value is not None for b in bindings):
-        return _value_sentence(bindings)
+    if any(b.function_value is not None or b.point is not None for b in bindings):
+        fixed = _fixed_value(bindings, targets)
+        return fixed.sentence if fixed is not None else None
     named = "; ".join(f'"{b.phrase}" in the request is {b.polynomial.text}' for b in targets)
     question = f"Check the math: {named}, and this call works on {_shown(math)}."
     # The call to send, written out (the model copies it); an evaluate call may be meant on
@@ -208,6 +209,8 @@ def _fixed_value(bindings: list[Binding], targets: list[Binding]) -> _FixedValue
                 return None
             call, sentence = _function_value_call(binding), _value_sentence([binding])
             return _FixedValue(p.expr.subs(p.variable, at), call, sentence) if sentence else None
+        if binding.point is not None and p.variable is not None:
+            return _point_value(binding, p.variable)
     sources = [b for b in bindings if b.extreme_root is not None]
     if len(sources) != 1 or len(targets) != 1 or targets[0] is sources[0]:
         return None
@@ -223,6 +226,23 @@ def _fixed_value(bindings: list[Binding], targets: list[Binding]) -> _FixedValue
         f"something else. Send this call instead: {call}"
     )
     return _FixedValue(target.expr.subs(target.variable, root), call, sentence)
+
+
+def _point_value(binding: Binding, variable: sp.Symbol) -> _FixedValue | None:
+    """ "plug a = -1 into it": the result found last at that point."""
+    assert binding.point is not None
+    p = binding.polynomial
+    try:
+        at = parse_expression(binding.point.split("=", 1)[1])
+    except ToolError:
+        return None
+    call = written_call("evaluate", {"expression": p.text, "at": [binding.point]})
+    sentence = (
+        f'Check the math: "{binding.phrase}" in the request is {p.text}, {binding.result_of}, '
+        f"and the request asks for its value at {binding.point}; this call computes something "
+        f"else. Send this call instead: {call}"
+    )
+    return _FixedValue(p.expr.subs(variable, at), call, sentence)
 
 
 def _function_value_call(binding: Binding) -> str:

@@ -79,6 +79,18 @@ _ON_ROOTS = re.compile(
 FUNCTION_VALUE = re.compile(
     r"(?<![A-Za-z])(?P<name>[A-Za-z])\(\s*(?P<point>-?\s*\d+(?:\.\d+)?(?:\s*/\s*\d+)?)\s*\)"
 )
+# A value of "it" or "that": "plug a = -1 into it", "substitute x = 2 in that", "evaluate it
+# at t = 3", "what is it at x = 1?".
+_VALUE_OF_IT = re.compile(
+    r"\b(?:plug|substitute|sub|put|insert)\b.*\b(?:into|in)\s+(?P<a>it|that)\b"
+    r"|\b(?:evaluate|compute|calculate)\s+(?P<b>it|that)\b"
+    r"|\b(?P<c>it|that)\s+(?:at|when|for)\s+[A-Za-z]\s*=",
+    re.IGNORECASE,
+)
+# "a = -1", "x=1/2": the point of such a request.
+_POINT = re.compile(
+    r"(?<![A-Za-z])(?P<var>[A-Za-z])\s*=\s*(?P<value>-?\s*\d+(?:\.\d+)?(?:\s*/\s*\d+)?)(?![\d.])"
+)
 # Math a request writes itself: an equation, or a variable or number with an operator.
 _OWN_MATH = re.compile(r"=|\d\s*[-+*/^]\s*[\w(]|[A-Za-z]\s*[\^*]\s*\d")
 
@@ -125,9 +137,18 @@ class Binding:
     roots_only: bool = False
     # "f(1) for the cubic": the function's name and the point, when the request asks so.
     function_value: tuple[str, str] | None = None
+    # "plug a = -1 into it": "it" is the result found last ("the derivative found last"),
+    # and the point the request gives in its letter.
+    result_of: str | None = None
+    point: str | None = None
 
     def line(self) -> str:
         p = self.polynomial
+        if self.result_of is not None:
+            text = f'- "{self.phrase}" is {p.text}, {self.result_of}'
+            if self.point is not None:
+                text += f"\n- so the request asks for the value of {p.text} at {self.point}"
+            return text
         if self.roots_only:
             count = len(p.roots)
             return (
@@ -237,11 +258,11 @@ def same_expression(a: sp.Expr, b: sp.Expr) -> bool:
 def bind(request: str, conversation: list[Message]) -> list[Binding]:
     """The phrases of `request` that name one earlier polynomial, each with it."""
     chat = polynomials(conversation)
-    if not chat:
-        return []
-    bindings = _phrases(request, chat)
-    if not bindings:
+    bindings = _phrases(request, chat) if chat else []
+    if not bindings and chat:
         bindings.extend(_plural_roots(request, conversation, chat))
+    if not bindings:
+        bindings.extend(_latest_result(request, conversation))
     return bindings
 
 
@@ -315,6 +336,65 @@ def _plural_roots(
             return [Binding(plural.group(1).lower(), solved[-1], roots_only=True)]
         return []
     return []
+
+
+def _latest_result(request: str, conversation: list[Message]) -> list[Binding]:
+    """ "plug a = -1 into it" right after a derivative or antiderivative was found: "it" is
+    that result (a constant too), with the point in its letter. Seen on every strategy: the
+    model evaluated the polynomial instead of its derivative, or answered the derivative
+    again with no tool run. Only when the previous request's last tool found it: after
+    anything else, "it" may be anything."""
+    match = _VALUE_OF_IT.search(request)
+    if match is None:
+        return []
+    phrase = next(g for g in match.groups() if g is not None).lower()
+    asked = [i for i, m in enumerate(conversation) if isinstance(m, UserMessage)]
+    if asked and conversation[asked[-1]].text == request:
+        asked.pop()  # the request itself may already be in the conversation
+    if not asked:
+        return []
+    end = next(
+        (
+            i
+            for i in range(asked[-1] + 1, len(conversation))
+            if isinstance(conversation[i], UserMessage)
+        ),
+        len(conversation),
+    )
+    turn = conversation[asked[-1] : end]
+    calls = {m.call_id: m for m in turn if isinstance(m, ToolCall)}
+    results = [m for m in turn if isinstance(m, ToolResultMessage) and m.ok and m.call_id in calls]
+    if not results:
+        return []
+    call = calls[results[-1].call_id]
+    if call.tool not in ("derivative", "integral") or call.arguments.get("lower") is not None:
+        return []
+    found = _result_value(results[-1].text)
+    if found is None:
+        return []
+    letters = sorted(found.free_symbols, key=str)
+    differentiated = _read(
+        str(call.arguments.get("expression") or ""), call.arguments.get("variable")
+    )
+    var = letters[0] if len(letters) == 1 else (differentiated[1] if differentiated else None)
+    point = None
+    points = list(_POINT.finditer(request))
+    if len(points) == 1 and var is not None and points[0].group("var") == var.name:
+        point = f"{var.name} = {''.join(points[0].group('value').split())}"
+    kind = "derivative" if call.tool == "derivative" else "antiderivative"
+    written = exact(found).replace("**", "^")
+    polynomial = Polynomial(found, var, written)
+    return [Binding(phrase, polynomial, result_of=f"the {kind} found last", point=point)]
+
+
+def _result_value(text: str) -> sp.Expr | None:
+    """What a derivative or antiderivative returned, a constant too ("... = 2")."""
+    head = text.split(" = ")[-1].split("≈")[0].split(";")[0].split(" (for")[0].strip()
+    try:
+        value = parse(re.sub(r"\s*\+\s*C$", "", head), (), "A result").lhs
+    except (ToolError, ValueError, TypeError, RecursionError):
+        return None
+    return value if isinstance(value, sp.Expr) else None
 
 
 def _named(match: re.Match[str], chat: list[Polynomial]) -> Polynomial | None:

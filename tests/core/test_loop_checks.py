@@ -251,3 +251,28 @@ def test_a_questioned_call_sent_again_runs() -> None:
     # Off (the default for hosted models): the call runs at once.
     trusting = InProcessModel([derivative("x^3"), done("It is 3*x^2.")])
     assert make_agent(trusting).run_turn("and how about x^3").llm_calls == 2
+
+
+def test_a_value_of_it_answered_with_no_tool_comes_back_with_the_call() -> None:
+    # Seen on every strategy: "plug a = -1 into it" after "differentiate it" answered with the
+    # derivative again, twice; and the line the model is shown names "it".
+    call = '{"tool": "evaluate", "expression": "2*a + 4", "at": ["a = -1"]}'
+    model = InProcessModel(
+        [
+            solve("a^2 + 4a - 5 = 0"),
+            done("The roots are a = -5 and a = 1."),
+            derivative("a^2 + 4a - 5", variable="a"),
+            done("The derivative is 2*a + 4."),
+            done("The derivative is 2*a + 4."),
+            evaluate("2*a + 4", "a = -1"),
+            done("It is 2."),
+        ]
+    )
+    aids = SmallModelAids(verify_answers=True, index_equations=True)
+    agent = make_agent(model, aids=aids)
+    assert agent.run_turn("solve a^2 + 4a - 5 = 0").ok
+    assert agent.run_turn("differentiate it").ok
+    result = agent.run_turn("plug a = -1 into it")
+    assert result.ok and result.reply.text == "It is 2."
+    assert '- "it" is 2*a + 4, the derivative found last' in model.seen[-3][-1].content
+    assert model.seen[-2][-1].content.endswith(f"Send this call: {call}")

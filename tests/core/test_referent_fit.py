@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.core.referent_fit import ignored_polynomial, left_out_roots
+from agent.core.referent_fit import ignored_polynomial, left_out_roots, value_call
 from agent.core.referents import bind
-from tests.core.test_referents import CHAT
+from tests.core.test_referents import CHAT, DIFFERENTIATED
 from tools.registry import compute
 
 # CHAT's polynomials: q^2 + 6q + 8 = 0 (first; roots -4, -2), q^4 + 8q^3 + 17q^2 - 2q - 24 = 0,
@@ -185,3 +185,21 @@ def test_the_named_polynomial_in_any_letter_passes_and_a_shifted_one_never(
     assert check(request, "derivative", expression=quartic, order=order) is None
     shifted = f"{quartic} + ({shift})"
     assert check(request, "derivative", expression=shifted, order=order) is not None
+
+
+def test_a_value_of_it_right_after_a_derivative_is_checked_against_that_derivative() -> None:
+    # Seen: "plug b = 2 into it" after a constant second derivative evaluated the polynomial.
+    request = "plug a = -1 into it"  # "it" is 2*a + 4, the derivative just found
+    bindings = bind(request, DIFFERENTIATED)
+    call = '{"tool": "evaluate", "expression": "2*a + 4", "at": ["a = -1"]}'
+    assert value_call(bindings) == call
+    wrong = ignored_polynomial(bindings, "evaluate", {"expression": "(-1)^2 + 4*(-1) - 5"})
+    assert wrong is not None and wrong.endswith(f"Send this call instead: {call}")
+    polynomial = {"expression": "a^2 + 4a - 5", "at": ["a = -1"]}
+    assert ignored_polynomial(bindings, "evaluate", polynomial) is not None
+    for right in (
+        {"expression": "2*(-1) + 4", "at": []},
+        {"expression": "2a + 4", "at": ["-1"]},
+        {"expression": "f(a) = 2a + 4", "at": ["a = -1"]},
+    ):
+        assert ignored_polynomial(bindings, "evaluate", right) is None, right

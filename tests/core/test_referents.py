@@ -270,3 +270,62 @@ def test_a_value_in_function_notation_is_said_to_be_the_polynomial_s_value(
 )
 def test_no_function_value_unless_one_value_of_one_polynomial(request_text: str) -> None:
     assert all(b.function_value is None for b in bind(request_text, CHAT))
+
+
+# The chat's latest turn: "differentiate it" after solving a^2 + 4a - 5 = 0.
+DIFFERENTIATED = [
+    *task("a1", "solve", equation="a^2 + 4a - 5 = 0"),
+    *task("a2", "derivative", "differentiate it", expression="a^2 + 4a - 5", variable="a"),
+]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "phrase"),
+    [
+        ("plug a = -1 into it", "it"),
+        ("substitute a=-1 in that", "that"),
+        ("evaluate it at a = -1", "it"),
+        ("what is it at a = -1?", "it"),
+    ],
+)
+def test_it_right_after_a_derivative_is_that_derivative(request_text: str, phrase: str) -> None:
+    (binding,) = bind(request_text, DIFFERENTIATED)
+    assert binding.phrase == phrase and binding.point == "a = -1"
+    assert binding.line() == (
+        f'- "{phrase}" is 2*a + 4, the derivative found last\n'
+        "- so the request asks for the value of 2*a + 4 at a = -1"
+    )
+    # What the line says to compute is what the evaluate tool computes.
+    assert compute("evaluate", {"expression": "2*a + 4", "at": "a = -1"}).text == "2"
+
+
+def test_it_is_a_constant_derivative_too_and_a_point_in_another_letter_is_left_out() -> None:
+    second = [
+        *task("b1", "solve", equation="b^2 + b - 12 = 0"),
+        *task("b2", "derivative", "its second derivative?", expression="b^2 + b - 12", order=2),
+    ]
+    (binding,) = bind("plug b = 2 into it", second)
+    assert binding.polynomial.text == "2" and binding.point == "b = 2"
+    (other,) = bind("plug x = 2 into it", DIFFERENTIATED)
+    assert other.point is None and other.polynomial.text == "2*a + 4"
+
+
+@pytest.mark.parametrize(
+    ("chat", "request_text"),
+    [
+        (DIFFERENTIATED, "differentiate it again"),  # no value asked
+        (DIFFERENTIATED[:4], "plug a = -1 into it"),  # after a solve: "it" is the polynomial
+        (  # after a definite integral, a number
+            [*DIFFERENTIATED, *task("i", "integral", "integrate it", expression="2a + 4",
+                                    lower="0", upper="1")],
+            "plug a = 1 into it",
+        ),
+        (  # a turn between: "it" may be anything
+            [*DIFFERENTIATED, UserMessage(text="thanks!"),
+             AssistantMessage(text="You're welcome.", task_status="COMPLETED")],
+            "plug a = 1 into it",
+        ),
+    ],
+)  # fmt: skip
+def test_it_is_bound_only_to_a_result_just_found(chat: list[Message], request_text: str) -> None:
+    assert all(b.result_of is None for b in bind(request_text, chat))
