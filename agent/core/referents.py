@@ -12,7 +12,8 @@ What counts: equations are the ones `solve` answered; polynomials are those and 
 expression a derivative or integral was asked of that no earlier tool returned (the math the
 person brought, not a result nor the model's reading of a name). A phrase is bound only when the chat holds exactly what it
 names (no third equation in a chat of two, no cubic among quadratics); otherwise nothing is
-said about it, and the model reads the request as it is.
+said about it, and the model reads the request as it is. A bare "the polynomial" or "that
+equation" names the latest, unless the request writes math or a precise phrase names one.
 
 "Their" and "them" right after roots were found ("what are their squares?"), or after a
 request for an earlier equation's roots, are shown as those roots, all of them: the model
@@ -268,8 +269,12 @@ def bind(request: str, conversation: list[Message]) -> list[Binding]:
 
 def _phrases(request: str, chat: list[Polynomial]) -> list[Binding]:
     bindings: list[Binding] = []
-    for match in _PHRASE.finditer(request):
-        named = _named(match, chat)
+    matches = list(_PHRASE.finditer(request))
+    # "the polynomial of the penultimate equation": a bare phrase defers to a precise one.
+    precise = [m for m in matches if not _is_bare(m) and _named(m, chat, bare=False)]
+    bare = not precise and not _OWN_MATH.search(request)
+    for match in matches:
+        named = _named(match, chat, bare=bare)
         if named is None:
             continue
         phrase = " ".join(match.group(0).split())
@@ -397,7 +402,17 @@ def _result_value(text: str) -> sp.Expr | None:
     return value if isinstance(value, sp.Expr) else None
 
 
-def _named(match: re.Match[str], chat: list[Polynomial]) -> Polynomial | None:
+def _is_bare(match: re.Match[str]) -> bool:
+    """ "the polynomial", "that equation": no position, kind or "itself" said."""
+    said = ("ord", "latest", "before_last", "original", "kind", "after")
+    return match.group("noun").lower() not in _DEGREE_OF_KIND and not any(
+        match.group(g) for g in said
+    )
+
+
+def _named(match: re.Match[str], chat: list[Polynomial], bare: bool) -> Polynomial | None:
+    """The polynomial a phrase names; `bare`: whether "the polynomial" alone may name the
+    latest one (not when the request writes math: "the polynomial x^3 + 2x")."""
     noun = match.group("noun").lower()
     kind = (match.group("kind") or "").strip().lower() or (noun if noun in _DEGREE_OF_KIND else "")
     after = " ".join((match.group("after") or "").lower().split())
@@ -415,9 +430,11 @@ def _named(match: re.Match[str], chat: list[Polynomial]) -> Polynomial | None:
         return pool[-2] if len(pool) >= 2 else None
     if match.group("latest") or match.group("original") or after == "itself":
         return pool[-1]
-    # "the cubic", "the cubic from before": a kind names the latest of that kind; a bare
-    # "the equation" or "the polynomial" names nothing more than "it" does.
-    return pool[-1] if kind else None
+    # "the cubic", "the cubic from before": a kind names the latest of that kind. A bare
+    # "the polynomial", "that polynomial", "the equation" is the latest one: "the second
+    # derivative of the polynomial?" after a quartic was solved and its roots squared was
+    # done on a made-up expression, "the derivative of that polynomial" on an older one.
+    return pool[-1] if kind or bare else None
 
 
 def _extreme_root(

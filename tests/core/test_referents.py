@@ -76,6 +76,10 @@ def test_the_chat_s_polynomials_are_the_equations_and_the_math_brought_not_resul
         ("and the third polynomial at 2?", "the third polynomial", "2r^3"),
         ("the last polynomial at 2", "the last polynomial", "x^3 - 13x + 12"),
         ("the previous equation's roots", "the previous equation", "x^3 - 13x + 12"),
+        # Bare: the latest, unless a precise phrase names one.
+        ("and the second derivative of the polynomial?", "the polynomial", "x^3 - 13x + 12"),
+        ("what's the derivative of that polynomial?", "that polynomial", "x^3 - 13x + 12"),
+        ("differentiate the equation", "the equation", "x^3 - 13x + 12"),
     ],
 )  # fmt: skip
 def test_a_phrase_names_the_polynomial_a_person_means(
@@ -88,7 +92,7 @@ def test_a_phrase_names_the_polynomial_a_person_means(
     "request_text",
     [
         "evaluate that at 3",  # "that" is the model's to read
-        "differentiate the equation",  # no position: names no more than "it"
+        "differentiate the polynomial x^2 + 1",  # the request's own math
         "what is the second derivative of it?",  # a derivative's order, not a position
         "the fourth equation",  # the chat has three
         "the quintic",  # none was solved
