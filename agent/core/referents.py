@@ -10,10 +10,12 @@ than it takes reliably; read here, each phrase comes with its polynomial written
 
 What counts: equations are the ones `solve` answered; polynomials are those and every
 expression a derivative or integral was asked of that no earlier tool returned (the math the
-person brought, not a result nor the model's reading of a name). A phrase is bound only when the chat holds exactly what it
-names (no third equation in a chat of two, no cubic among quadratics); otherwise nothing is
-said about it, and the model reads the request as it is. A bare "the polynomial" or "that
-equation" names the latest, unless the request writes math or a precise phrase names one.
+person brought, not a result nor the model's reading of a name). A phrase is bound only
+when the chat holds exactly what it names (no third equation in a chat of two, no cubic
+among quadratics); otherwise nothing is said about it, and the model reads the request as it
+is. A bare "the polynomial" or "that equation" names the latest, unless the request writes
+math or a precise phrase names one; "it" right after a derivative is that derivative when
+the request asks for its value ("plug a = -1 into it").
 
 "Their" and "them" right after roots were found ("what are their squares?"), or after a
 request for an earlier equation's roots, are shown as those roots, all of them: the model
