@@ -147,10 +147,27 @@ def substitute(expr: sp.Expr, mapping: dict[sp.Symbol, sp.Expr], text: str = "")
     return walk(expr)  # type: ignore[return-value]
 
 
+# A name in prime notation before its argument: f'(q), g''(t), h′(x).
+_PRIMED = re.compile(r"(?<![\w'′])(?P<name>[A-Za-z])(?P<primes>'+|′+)(?=\s*\()")
+
+
+def _unprimed(text: str) -> str:
+    """``f'(q) = 3q^2 + 1`` -> ``f_prime(q) = 3q^2 + 1``: a model names the derivative it found
+    so, and the quote stopped the parser ("quotes are not allowed"), which the model then
+    passed on to the person as a question."""
+
+    def renamed(match: re.Match[str]) -> str:
+        primes = len(match["primes"])
+        return f"{match['name']}_prime{primes if primes > 1 else ''}"
+
+    return _PRIMED.sub(renamed, text)
+
+
 def read(text: object, variable: str | None, at: object = None) -> Reading | None:
     """The input's definitions, targets and values; None when it uses no function notation."""
     if not isinstance(text, str) or not text.strip():
         return None
+    text = _unprimed(text)
     clauses, respect = _clauses(text)
     if not clauses:
         return None

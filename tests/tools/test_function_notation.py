@@ -242,3 +242,18 @@ def test_any_letters_any_form_match_sympy(
         assert result.ok, (expression, at, filled, result.error)
         assert result.value == expected, (expression, at, filled, result.text)
         assert result.text.startswith(f"{f}({sp.sstr(p)}) = "), result.text
+
+
+@pytest.mark.parametrize(("f", "v"), LETTERS)
+@pytest.mark.parametrize("primes", ["'", "''", "′"])
+def test_a_derivative_named_in_prime_notation_is_a_definition(f: str, v: str, primes: str) -> None:
+    # The model sent "f'(q) = 3q^2 + 18q + 26" to the derivative tool: the quote was refused,
+    # and the model asked the person to write it without quotes.
+    text, expr = body_of(v)
+    var = sp.Symbol(v)
+    definition = f"{f}{primes}({v}) = {text}"
+    assert tools.derivative(definition, None, 2).value == sp.diff(expr, var, 2)
+    assert tools.integral(definition).value == sp.integrate(expr, var)
+    assert tools.evaluate(definition, "2").value == expr.subs(var, 2)
+    called = tools.evaluate(f"{definition}; {f}{primes}(2)", None)
+    assert called.value == expr.subs(var, 2) and "_prime" in called.text
