@@ -40,6 +40,7 @@ from agent.core.tool_fit import (
     misfit_reason,
     order_reason,
     request_words,
+    speaks_of_derivative,
     untooled_reason,
     variable_reason,
 )
@@ -329,7 +330,9 @@ class Agent:
                 misfit = left_out_roots(bindings, math)
             if misfit is None:
                 done = [r.text for _, r in result.tool_runs if r.ok]
-                misfit = ignored_polynomial(bindings, call.tool, call.arguments, done)
+                misfit = ignored_polynomial(
+                    bindings, call.tool, call.arguments, done, speaks_of_derivative(request)
+                )
         return misfit or variable_reason(call.tool, call.arguments, request)
 
     def _unverified(

@@ -73,17 +73,20 @@ def ignored_polynomial(
     tool: str,
     arguments: dict[str, object],
     turn_results: Sequence[str] = (),
+    derivative_asked: bool = True,
 ) -> str | None:
     """One sentence for the model when a derivative, integral or evaluate call works on math
     other than the polynomial the request names, or None.
 
     A call on math with a variable must be that polynomial (its letter may differ), or, for
-    evaluate and integral, one of its first three derivatives (the request may name "the
-    derivative of the first polynomial"), or a result computed earlier in the turn. A value
-    sent as closed arithmetic is checked only where the request fixes it: `f(1)` of the named
-    polynomial, or the named polynomial at "the largest root of" another. `bindings`: the
-    request's (`referents.bind`); `turn_results`: the texts of this turn's tool results so
-    far."""
+    evaluate and integral when the request speaks of a derivative (`derivative_asked`), one
+    of its first three derivatives ("the derivative of the first polynomial"), or a result
+    computed earlier in the turn. (Seen with `ledger`: "integrate the polynomial itself"
+    integrated the derivative just found, which passed while any derivative did.) A value
+    sent as closed arithmetic, or a list of such values, is checked only where the request
+    fixes it: `f(1)` of the named polynomial, or the named polynomial at "the largest root of"
+    another. `bindings`: the request's (`referents.bind`); `turn_results`: the texts of this
+    turn's tool results so far."""
     if tool not in CHECKED_TOOLS:
         return None
     bindings = [b for b in bindings if not b.roots_only]
@@ -91,13 +94,19 @@ def ignored_polynomial(
         return None
     targets = [b for b in bindings if b.extreme_root is None] or bindings
     math = _call_math(tool, arguments)
+    if math is None and tool == "evaluate":  # "4, 24" for f(4): a list of closed values
+        values = _closed_values(arguments.get("expression"))
+        if len(values) > 1:
+            fixed = _fixed_value(bindings, targets)
+            if fixed is not None and not any(_same_value(v, fixed.value) for v in values):
+                return fixed.sentence
     if math is None:
         return None
     if isinstance(math, str):  # "f(1)" alone, no definition
         return _value_sentence(bindings, math)
     if not math.free_symbols:
         return _closed_value_reason(tool, bindings, targets, math)
-    derived = tool != "derivative"
+    derived = tool != "derivative" and derivative_asked
     found = [e for text in turn_results for e in result_math(text, arguments.get("variable"))]
     if any(_same_up_to_letter(math, e) for e in found):
         return None
@@ -173,6 +182,22 @@ def value_call(bindings: list[Binding]) -> str | None:
     targets = [b for b in bindings if b.extreme_root is None] or bindings
     fixed = _fixed_value(bindings, targets)
     return fixed.call if fixed is not None else None
+
+
+def _closed_values(text: object) -> list[sp.Expr]:
+    """The values of a list of closed expressions ("4, 24"); [] when it is anything else."""
+    if not isinstance(text, str):
+        return []
+    values = []
+    for part in re.split(r"[,;]", text):
+        try:
+            value = parse_expression(part)
+        except ToolError:
+            return []
+        if not isinstance(value, sp.Expr) or value.free_symbols:
+            return []
+        values.append(value)
+    return values
 
 
 def _closed_value_reason(

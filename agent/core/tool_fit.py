@@ -182,6 +182,13 @@ def _readable(tool: str, arguments: dict[str, object]) -> bool:
     return True
 
 
+def speaks_of_derivative(request: str) -> bool:
+    """Whether the request's words involve a derivative ("the derivative of the first
+    polynomial at 2", "the slope", "f'(2)"): then math derived from a polynomial it names
+    may be what a call works on."""
+    return _ASKS["derivative"].search(request) is not None
+
+
 def asks_for_arithmetic(request: str) -> bool:
     """Whether the request's words ask to compute with numbers ("and their product?")."""
     return _ARITHMETIC.search(request) is not None

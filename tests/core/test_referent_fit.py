@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from agent.core.referent_fit import ignored_polynomial, left_out_roots, value_call
 from agent.core.referents import bind
+from agent.core.tool_fit import speaks_of_derivative
 from tests.core.test_referents import CHAT, DIFFERENTIATED
 from tools.registry import compute
 
@@ -203,3 +204,28 @@ def test_a_value_of_it_right_after_a_derivative_is_checked_against_that_derivati
         {"expression": "f(a) = 2a + 4", "at": ["a = -1"]},
     ):
         assert ignored_polynomial(bindings, "evaluate", right) is None, right
+
+
+def test_a_derivative_of_the_named_polynomial_passes_only_when_the_words_speak_of_one() -> None:
+    # Seen with `ledger`: "integrate the polynomial itself" integrated the derivative just
+    # found. "x^3 - 13x + 12" is the last polynomial; 3x^2 - 13 its derivative.
+    for request, questioned in [
+        ("now integrate the polynomial itself from 0 to 2", True),
+        ("integrate the derivative of the last polynomial from 0 to 2", False),
+        ("evaluate the slope of the last polynomial at x = 1", False),
+    ]:
+        arguments = {"expression": "3x^2 - 13", "lower": "0", "upper": "2"}
+        tool = "integral" if "integrate" in request else "evaluate"
+        if tool == "evaluate":
+            arguments = {"expression": "3x^2 - 13", "at": ["x = 1"]}
+        bindings = bind(request, CHAT)
+        reason = ignored_polynomial(bindings, tool, arguments, (), speaks_of_derivative(request))
+        assert (reason is not None) is questioned, request
+
+
+def test_a_list_of_values_without_the_value_the_words_fix_is_questioned() -> None:
+    # Seen: "f(4) for the cubic from before" sent as "4, 24" at m=4; the value is 24 here.
+    request = "what's f(4) for the cubic from before?"
+    assert check(request, "evaluate", expression="4, 0", at=["x=4"]) is not None
+    assert check(request, "evaluate", expression="4, 24", at=["x=4"]) is None
+    assert check("what are 4 and 0?", "evaluate", expression="4, 0", at=[]) is None
