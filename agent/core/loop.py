@@ -42,6 +42,7 @@ from agent.core.tool_fit import (
     request_words,
     speaks_of_derivative,
     untooled_reason,
+    variable_fix,
     variable_reason,
 )
 from agent.core.transcript import CompactionRecord, ErrorRecord
@@ -282,6 +283,9 @@ class Agent:
             call = ToolCall(
                 call_id=uuid.uuid4().hex[:12], tool=step.tool, arguments=tool_arguments(step)
             )
+            resent = call.call_text in questioned  # sent again after a question: it runs
+            if resent:
+                call, step = self._with_variable_fixed(call, step, user)
             # A small model that repeats a call it already made would loop to the step cap:
             # the call is not run again and the model is asked for its answer instead.
             if call.call_text in made:
@@ -289,7 +293,7 @@ class Agent:
                     break
                 answer_now = True
                 continue
-            misfit = self._misfit(call, user, result) if call.call_text not in questioned else None
+            misfit = None if resent else self._misfit(call, user, result)
             if misfit is not None:  # once per call: the same call sent again runs
                 questioned.add(call.call_text)
                 follow_up = [call.to_chat(), ChatMessage(role=wire.USER, content=misfit)]
@@ -311,6 +315,20 @@ class Agent:
         )
         self.session.append(reply)
         return reply
+
+    def _with_variable_fixed(
+        self, call: ToolCall, step: ToolStep | TaskRecall, user: UserMessage
+    ) -> tuple[ToolCall, ToolStep | TaskRecall]:
+        """A calculus call sent again in a letter its math lacks runs in the math's letter
+        (`tool_fit.variable_fix`); any other call sent again runs as sent."""
+        request = request_words(user, self.session.conversation())
+        fixed = variable_fix(call.tool, call.arguments, request)
+        if fixed is None or isinstance(step, TaskRecall):
+            return call, step
+        step = step.model_copy(
+            update={k: v for k, v in fixed.items() if k in type(step).model_fields}
+        )
+        return ToolCall(call_id=call.call_id, tool=call.tool, arguments=tool_arguments(step)), step
 
     def _misfit(self, call: ToolCall, user: UserMessage, result: TurnResult) -> str | None:
         """Why `call` contradicts what the request asks, when that check is on."""

@@ -140,6 +140,48 @@ def variable_reason(tool: str, arguments: dict[str, object], request: str) -> st
     variable t, and of `p^2 - 2p - 3` with variable r (from an earlier task): both computed as
     0, a wrong answer with no error. A request that writes the letter itself ("with respect
     to y") is taken at its word."""
+    lacked = _lacked_variable(tool, arguments, request)
+    if lacked is None:
+        return None
+    variable, body, letters = lacked
+    question = (
+        f"Check the variable: {variable} does not appear in {body} (its variables: "
+        f"{', '.join(letters)}), so this {tool} treats all of it as a constant."
+    )
+    fixed = variable_fix(tool, arguments, request)
+    if fixed is not None:  # written out: the model copies it
+        return f"{question} Send this call instead: {written_call(tool, fixed)}"
+    return f"{question} Send the call with the variable the math uses."
+
+
+def variable_fix(tool: str, arguments: dict[str, object], request: str) -> dict[str, object] | None:
+    """The call's arguments with its math's one letter as the variable, when it named one its
+    math lacks (see `variable_reason`); None otherwise.
+
+    What runs when the model sends such a call again after the question: on every `ledger`
+    run it did (`p^2 - 2p - 3` with variable r, answered 0 for the second derivative 2), and
+    a derivative in a letter the math lacks is never what a request that does not write that
+    letter means."""
+    lacked = _lacked_variable(tool, arguments, request)
+    if lacked is None or len(lacked[2]) != 1:
+        return None
+    expression = str(arguments.get("expression") or "")
+    stripped = strip_derivative(expression) if tool == "derivative" else strip_integral(expression)
+    fixed = {**arguments, "variable": lacked[2][0]}
+    if stripped is not None:  # the operator's letter is the wrong one: its math, as fields
+        fixed["expression"] = stripped.body
+        if tool == "derivative" and stripped.order > 1 and not arguments.get("order"):
+            fixed["order"] = stripped.order
+        if tool == "integral" and stripped.lower is not None and not arguments.get("lower"):
+            fixed["lower"], fixed["upper"] = stripped.lower, stripped.upper
+    return fixed if _readable(tool, fixed) else None
+
+
+def _lacked_variable(
+    tool: str, arguments: dict[str, object], request: str
+) -> tuple[str, str, list[str]] | None:
+    """The variable a calculus call names, its math, and the math's letters, when the math
+    lacks that variable and the request does not write it."""
     if tool not in ("derivative", "integral"):
         return None
     expression = str(arguments.get("expression") or "")
@@ -151,21 +193,7 @@ def variable_reason(tool: str, arguments: dict[str, object], request: str) -> st
     letters = set(_LETTER.findall(body)) - _CONSTANTS
     if not variable or not letters or variable in letters or variable in _LETTER.findall(request):
         return None
-    own = ", ".join(sorted(letters))
-    question = (
-        f"Check the variable: {variable} does not appear in {body} (its variables: {own}), so "
-        f"this {tool} treats all of it as a constant."
-    )
-    fixed = {**arguments, "variable": own}
-    if stripped is not None:  # the operator's letter is the wrong one: its math, as fields
-        fixed["expression"] = stripped.body
-        if tool == "derivative" and stripped.order > 1 and not arguments.get("order"):
-            fixed["order"] = stripped.order
-        if tool == "integral" and stripped.lower is not None and not arguments.get("lower"):
-            fixed["lower"], fixed["upper"] = stripped.lower, stripped.upper
-    if len(letters) == 1 and _readable(tool, fixed):  # written out: the model copies it
-        return f"{question} Send this call instead: {written_call(tool, fixed)}"
-    return f"{question} Send the call with the variable the math uses."
+    return variable, body, sorted(letters)
 
 
 def _readable(tool: str, arguments: dict[str, object]) -> bool:

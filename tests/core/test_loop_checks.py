@@ -276,3 +276,21 @@ def test_a_value_of_it_answered_with_no_tool_comes_back_with_the_call() -> None:
     assert result.ok and result.reply.text == "It is 2."
     assert '- "it" is 2*a + 4, the derivative found last' in model.seen[-3][-1].content
     assert model.seen[-2][-1].content.endswith(f"Send this call: {call}")
+
+
+def test_a_call_sent_again_in_a_letter_its_math_lacks_runs_in_the_math_s_letter() -> None:
+    # Seen on every `ledger` run: questioned, the model sent the same call again, answered 0.
+    model = InProcessModel(
+        [
+            derivative("p^2 - 2p - 3", order=2, variable="r"),
+            derivative("p^2 - 2p - 3", order=2, variable="r"),
+            derivative("p^2 - 2p - 3", order=2, variable="r"),
+            done("The second derivative is 2."),
+        ]
+    )
+    agent = make_agent(model, aids=SmallModelAids(check_tool_fit=True))
+    result = agent.run_turn("and the second derivative of p^2 - 2p - 3")
+    assert result.ok and result.reply.text == "The second derivative is 2."
+    ((call, ran),) = result.tool_runs  # the third send is the run call repeated: not run
+    assert call.arguments["variable"] == "p" and ran.ok and ran.text.endswith("= 2")
+    assert agent.session.working[1] == call  # the history holds the call that ran
