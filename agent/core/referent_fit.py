@@ -111,7 +111,7 @@ def ignored_polynomial(
     if any(_same_up_to_letter(math, e) for e in found):
         return None
     if any(_is_or_derives(math, b.polynomial, derived) for b in targets):
-        return None
+        return _letter_reason(tool, arguments, math, targets)
     if any(b.function_value is not None or b.point is not None for b in bindings):
         fixed = _fixed_value(bindings, targets)
         return fixed.sentence if fixed is not None else None
@@ -143,6 +143,27 @@ def _on(tool: str, arguments: dict[str, object], polynomial: Polynomial) -> str:
     except (ToolError, ValueError, TypeError, RecursionError):
         pass  # the call as sent is unreadable: its fields stay as they were
     return written_call(tool, changed)
+
+
+def _letter_reason(
+    tool: str, arguments: dict[str, object], math: sp.Expr, targets: list[Binding]
+) -> str | None:
+    """The named polynomial differentiated or integrated in another letter: right math, but
+    the person reads an answer in x for their polynomial in w (seen on `none` and `window`:
+    "the second derivative of the first polynomial" answered 6x + 16 for w^3 + 8w^2 + ...)."""
+    if tool not in ("derivative", "integral") or len(targets) != 1:
+        return None
+    polynomial = targets[0].polynomial
+    letters = math.free_symbols
+    if polynomial.variable is None or len(letters) != 1 or polynomial.variable in letters:
+        return None
+    if not _same_up_to_letter(math, polynomial.expr):
+        return None
+    return (
+        f'Check the letter: "{targets[0].phrase}" in the request is {polynomial.text}, in '
+        f"{polynomial.variable}, and this call writes it in {next(iter(letters))}. Send this "
+        f"call instead: {_on(tool, arguments, polynomial)}"
+    )
 
 
 def _call_math(tool: str, arguments: dict[str, object]) -> sp.Expr | str | None:
