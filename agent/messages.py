@@ -122,17 +122,23 @@ class ToolCall(_Base):
 
 
 class ToolResultMessage(_Base):
-    """What a tool returned, paired with its call by `call_id`."""
+    """What a tool returned, paired with its call by `call_id`. A successful result is a
+    workspace item: `item` is its id (`#5`), `values` its exact values as SymPy text, and
+    `subject` the math the tool read (`x**2 - 4 = 0 for x`)."""
 
     kind: Literal["tool_result"] = "tool_result"
     call_id: str
     tool: str
     ok: bool
     text: Text
+    item: str | None = None
+    values: tuple[str, ...] = ()
+    subject: str = ""
 
     def to_chat(self) -> ChatMessage:
         return ChatMessage(
-            role=wire.USER, content=wire.tool_outcome_text(self.tool, self.ok, self.text)
+            role=wire.USER,
+            content=wire.tool_outcome_text(self.tool, self.ok, self.text, self.item),
         )
 
     def terminal_row(self) -> tuple[str, str]:
@@ -151,6 +157,9 @@ class AssistantMessage(_Base):
     kind: Literal["assistant"] = "assistant"
     text: Text
     task_status: TaskStatusName
+    # What the person said about themselves in the message this answers (a name, "always 3
+    # decimals"), noted by the model in the same reply: kept in the workspace.
+    note: Text | None = None
 
     def to_chat(self) -> ChatMessage:
         payload = {

@@ -49,20 +49,6 @@ def unverified_request(numbers: list[str]) -> str:
     )
 
 
-def echoed_check_request() -> str:
-    """Sent once, after an answer that repeats a tool-fit question to the person instead of
-    acting on it (seen: "The first polynomial is ..., and this call works on ...")."""
-    return (
-        "That answer repeats the note about your tool call; the person never saw the note. "
-        "Send the tool call the note asks for (or your call again if it was right), then "
-        "answer the person's request with its result."
-    )
-
-
-# A tool-fit question speaks of "this call"; an answer to the person never does.
-ECHOED_CHECK = "this call"
-
-
 # At most this much of the bad reply goes back to the model; an empty one is shown as this.
 REPAIR_QUOTE_CHARS = 1500
 EMPTY_REPLY = "(an empty reply)"
@@ -75,10 +61,10 @@ COMPACT_INSTRUCTION = "Compact the conversation above."
 LlmFunction = Literal["MathChat", "SummarizeContext", "ExtractUserFacts"]
 
 
-def tool_outcome_text(tool: str, ok: bool, text: str) -> str:
-    """`Tool result (solve): x = -3, x = -2` or `Tool error (solve): ...`."""
+def tool_outcome_text(tool: str, ok: bool, text: str, item: str | None = None) -> str:
+    """`Tool result (solve) #2: x = -3, x = -2` or `Tool error (solve): ...`."""
     label = TOOL_RESULT_LABEL if ok else TOOL_ERROR_LABEL
-    return f"{label} ({tool}): {text}"
+    return f"{label} ({tool}){' ' + item if item else ''}: {text}"
 
 
 def is_tool_outcome(content: str) -> bool:
@@ -105,42 +91,22 @@ def function_of(messages: Sequence[Mapping[str, Any]]) -> LlmFunction:
 
 
 # The numbered ledger of finished tasks (strategy `ledger`): a fixed header, a line on the
-# archived tasks of a long session (with the user's own statements from them), then one
-# `#N question -> answer` line per task, growing at its end so consecutive prompts share
-# their start; archived lines a request refers to come after the ledger.
+# archived tasks of a long session, then one `N. question -> answer [#ids]` line per task,
+# growing at its end so consecutive prompts share their start.
 LEDGER_HEADER = "Finished tasks, numbered in the order asked:"
-LEDGER_ARCHIVED = "(#1 to #{last} are archived: recall searches them.)"
-LEDGER_NOTES = "What the user said in them:"
-LEDGER_NOTE_PREFIX = "- "
-LEDGER_RECALLED = "Archived tasks this request refers to:"
-# Strategy `focus` shows only some lines; what changes every turn comes last.
-FOCUS_FOOTER = (
-    "(This request is #{current}; {hidden} earlier task(s) not listed: recall finds them.)"
-)
+LEDGER_ARCHIVED = "(tasks 1 to {last} are archived: recall searches them.)"
 
 
 def ledger_line(number: int, question: str, answer: str) -> str:
-    """`#4 solve x^2 - x - 6 = 0 -> x = -2, x = 3`."""
-    return f"#{number} {question}{SUMMARY_ARROW}{answer}"
+    """`4. solve x^2 - x - 6 = 0 -> x = -2, x = 3 [#7]` (ids are the workspace's)."""
+    return f"{number}. {question}{SUMMARY_ARROW}{answer}"
 
 
-# Small models see the equations solved so far in front of the open request (never stored;
-# `agent.core.equation_index`): a header, one labelled line per equation, then the request.
-EQUATION_INDEX_HEADER = "(Equations solved earlier in this chat, first to last:"
-# With "what were the roots again?": the latest equation alone (the list made the model give
-# every root of the chat).
-LAST_EQUATION_HEADER = "(The equation solved last in this chat:"
-# With "the first polynomial", "the equation before last", "the cubic": each phrase with the
-# polynomial it names (agent/core/referents.py).
-REFERENTS_HEADER = "(What this request names, from earlier in this chat:"
-EQUATION_INDEX_FOOTER = ")"
+# The workspace (`agent.workspace`) is shown just before the open request: its block, then
+# the request after this label. Never stored: the request stays as the person typed it.
+REQUEST_LABEL = "Request: "
 
 
-def equation_index_line(label: str, equation: str, roots: str) -> str:
-    """`- first; quadratic in x: x^2 + 5x + 6 = 0 -> x = -3, x = -2`."""
-    return f"- {label}: {equation}{SUMMARY_ARROW}{roots}"
-
-
-def with_equation_index(index: str, request: str) -> str:
-    """The open request as a small model is shown it: the index, then the request."""
-    return f"{index}{EQUATION_INDEX_FOOTER}\n{request}"
+def with_workspace(block: str, request: str) -> str:
+    """The open request as the model is shown it: the workspace, then the request."""
+    return f"{block}\n{REQUEST_LABEL}{request}"

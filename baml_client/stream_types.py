@@ -53,6 +53,7 @@ class MessageToUser(BaseModel):
     response: typing.Optional[str] = Field(default=None, description='what the user reads: the tools\' exact results, in plain text')
     tool: typing.Optional[typing_extensions.Literal['message_to_user']] = None
     task_status: typing.Optional[typing.Union[typing_extensions.Literal['COMPLETED'], typing_extensions.Literal['PROCESSING']]] = Field(default=None, description='PROCESSING only while you wait for the user\'s answer to your question')
+    note: typing.Optional[str] = Field(default=None, description='only when the user\'s message says who they are or how they want answers')
 
 class QuadraticDerivative(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['derivative']] = None
@@ -63,7 +64,7 @@ class QuadraticDerivative(BaseModel):
 class QuadraticEvaluator(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['evaluate']] = None
     expression: typing.Optional[str] = None
-    at: typing.List[str] = Field(description='the points, each like \'3\', \'-1/2\' or \'x=1, y=2\'; [] for a closed expression')
+    at: typing.List[str] = Field(description='the points, each like \'3\', \'x=1, y=2\' or an id of values like \'#2\'; [] for a closed expression')
     variable: typing.Optional[str] = None
 
 class QuadraticSolver(BaseModel):

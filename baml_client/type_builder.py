@@ -386,7 +386,7 @@ class MessageToUserAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("MessageToUser")
-        self._properties: typing.Set[str] = set([  "response",  "tool",  "task_status",  ])
+        self._properties: typing.Set[str] = set([  "response",  "tool",  "task_status",  "note",  ])
         self._props = MessageToUserProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -425,6 +425,10 @@ class MessageToUserProperties:
     @property
     def task_status(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("task_status"))
+    
+    @property
+    def note(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("note"))
     
     
 

@@ -78,6 +78,7 @@ class MessageToUser(BaseModel):
     response: str = Field(description='what the user reads: the tools\' exact results, in plain text')
     tool: typing_extensions.Literal['message_to_user']
     task_status: typing.Union[typing_extensions.Literal['COMPLETED'], typing_extensions.Literal['PROCESSING']] = Field(description='PROCESSING only while you wait for the user\'s answer to your question')
+    note: typing.Optional[str] = Field(default=None, description='only when the user\'s message says who they are or how they want answers')
 
 class QuadraticDerivative(BaseModel):
     tool: typing_extensions.Literal['derivative']
@@ -88,7 +89,7 @@ class QuadraticDerivative(BaseModel):
 class QuadraticEvaluator(BaseModel):
     tool: typing_extensions.Literal['evaluate']
     expression: str
-    at: typing.List[str] = Field(description='the points, each like \'3\', \'-1/2\' or \'x=1, y=2\'; [] for a closed expression')
+    at: typing.List[str] = Field(description='the points, each like \'3\', \'x=1, y=2\' or an id of values like \'#2\'; [] for a closed expression')
     variable: typing.Optional[str] = None
 
 class QuadraticSolver(BaseModel):

@@ -30,7 +30,7 @@ from agent.eval.report import SetFigures, TargetCheck, check_floors, check_targe
 from agent.eval.runner import TurnOutcome, TurnRunner, run_cases
 
 # Sessions are played once per strategy; these unless --strategy says otherwise.
-SESSION_STRATEGIES = ("none", "window", "ledger", "focus")
+SESSION_STRATEGIES = ("none", "window", "ledger")
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from agent.llm.model import ProgressObserver, Step, StepProgress
     from baml_client.types import ChatMessage
 
-DEFAULT_STRATEGIES = ("none", "window", "ledger", "focus")
+DEFAULT_STRATEGIES = ("none", "window", "ledger")
 
 # A homework-like session: each polynomial is new, and most turns after the first lean on
 # an earlier result, as people chat.

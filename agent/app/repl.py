@@ -29,6 +29,7 @@ from agent.context.registry import STRATEGIES, make_strategy
 from agent.core.loop import Agent, CancelToken, TurnResult
 from agent.llm.model import ProgressObserver
 from agent.messages import ToolCall, ToolResultMessage
+from agent.workspace.record import build
 
 HELP = """\
 Type a math request in plain words, e.g. "solve x^2 + 5x + 6 = 0", then "now its derivative".
@@ -40,6 +41,8 @@ Commands:
   /undo-compact      restore the working context from before the last compaction
   /strategy [NAME]   show or switch the context strategy ({strategies}; NAME+facts
                      adds the user-facts memory, e.g. structural+facts)
+  /ws                the workspace: every equation, function and result with its id
+                     (#3, h): use the ids in your messages, e.g. "square each of #2"
   /facts             what the assistant remembers about you (with +facts)
   /forget N          forget remembered fact N
   /pin [N]           keep the latest (or N-th) finished task verbatim (strategy scored)
@@ -145,6 +148,8 @@ class Repl:
             )
         elif name == "/strategy":
             self._strategy(arg)
+        elif name == "/ws":
+            self._workspace()
         elif name == "/facts":
             self._facts()
         elif name == "/forget":
@@ -170,6 +175,19 @@ class Repl:
             return
         self.agent.checkpoint()
         self.console.print(f"Context strategy is now {name}.")
+
+    def _workspace(self) -> None:
+        """Every item of the workspace with its id, and the notes about the person."""
+        workspace = build(self.agent.session.conversation())
+        if not workspace.items and not workspace.notes:
+            self.console.print(
+                "The workspace is empty: the math you write and every result get an id here."
+            )
+            return
+        for note in workspace.notes:
+            self.console.print(f"note: {escape(note)}")
+        for item in workspace.items:
+            self.console.print(escape(item.line()))
 
     def _facts(self) -> None:
         described = self.agent.strategy.describe_facts()

@@ -139,6 +139,9 @@ def fold_task(task: list[Message]) -> SummaryExchangeRecord:
         answer_text = f"{answer_text} [{'; '.join(extras)}]" if answer_text else "; ".join(extras)
     question = task_question(task)
     answer_text = elide_repeats(question, answer_text)
+    ids = [m.item for m in task if isinstance(m, ToolResultMessage) and m.item]
+    if ids:  # the workspace items it made: what a later request points at
+        answer_text = f"{answer_text} [{', '.join(ids)}]"
     # A blank reply still gets a line (else the safety check would refuse every compaction).
     tools = tuple(dict.fromkeys(m.tool for m, _ in computed))
     return SummaryExchangeRecord(

@@ -9,7 +9,6 @@ from collections.abc import Callable
 
 from agent.context.base import Compaction, CompactionInput, ContextStrategy
 from agent.context.strategies.budget import BudgetStrategy
-from agent.context.strategies.focus import FocusStrategy
 from agent.context.strategies.ledger import LedgerStrategy
 from agent.context.strategies.none import NoCompaction
 from agent.context.strategies.scored import ScoredStrategy
@@ -24,7 +23,6 @@ STRATEGIES: dict[str, Callable[[], ContextStrategy]] = {
     "structural": StructuralStrategy,
     "budget": BudgetStrategy,
     "ledger": LedgerStrategy,
-    "focus": FocusStrategy,
     "window": WindowStrategy,
     "semantic": SemanticStrategy,
     "scored": ScoredStrategy,

@@ -17,35 +17,13 @@ from baml_py import AbortController
 
 from agent import wire
 from agent.context.base import Compaction, CompactionInput, ContextStrategy, Trigger
-from agent.core.equation_index import equation_index
-from agent.core.grounding import (
-    miscalculations,
-    stated_numbers,
-    ungrounded_reason,
-    unverified_numbers,
-)
+from agent.core.grounding import miscalculations, ungrounded_reason, unverified_numbers
 from agent.core.plain_math import plain_math
 from agent.core.recall import recall
-from agent.core.referent_fit import (
-    CHECKED_TOOLS,
-    ignored_polynomial,
-    left_out_roots,
-    value_call,
-)
-from agent.core.referents import bind
 from agent.core.session import Session
 from agent.core.tool_calls import run_tool, tool_arguments
-from agent.core.tool_fit import (
-    asks_for_arithmetic,
-    misfit_reason,
-    order_reason,
-    request_words,
-    speaks_of_derivative,
-    untooled_reason,
-    variable_fix,
-    variable_reason,
-)
 from agent.core.transcript import CompactionRecord, ErrorRecord
+from agent.core.variable_fit import fitted_variable
 from agent.errors import AgentError, TurnCancelled
 from agent.llm.model import MathModel, ProgressObserver, ToolStep
 from agent.messages import (
@@ -56,8 +34,11 @@ from agent.messages import (
     UserMessage,
     to_chat_list,
 )
+from agent.workspace.record import Workspace, build
+from agent.workspace.resolve import ReferenceProblem, resolve_arguments
 from baml_client.types import ChatMessage, MessageToUser, TaskRecall
 from tools import ToolResult
+from tools.formatting import exact
 
 DEFAULT_MAX_TOOL_STEPS = 8
 # Chat math is short and each tool reads at most 2,000 characters; a pasted megabyte would be
@@ -107,37 +88,35 @@ CheckpointHook = Callable[[bool], None]
 @dataclass(frozen=True)
 class SmallModelAids:
     """What the loop adds for a model too small to be trusted alone (a 1.5B one); all off
-    for hosted models, which pay for none of it."""
+    for hosted models, which pay for none of it. Each reads math, never the request's words."""
 
     # Ask once per turn to compute with a tool the numbers an answer states that no tool
     # computed: small models do arithmetic by themselves.
     verify_answers: bool = False
-    # Question once a derivative or integral call the request's words never asked for (and
-    # an evaluate call where they ask for one): small models mix tools up.
-    check_tool_fit: bool = False
-    # Show the equations solved so far, labelled first/last/cubic, with the request: small
-    # models cannot count back through a long history ("the first equation").
-    index_equations: bool = False
+    # A derivative or integral call in a letter its math lacks runs in the math's one letter
+    # (computed as a constant it would answer 0).
+    fit_variable: bool = False
     # Fold every finished task but the latest after a turn: small models answer "add them
     # up" from the task as it happened, and miss it in its one-line fold.
     keep_latest_task: bool = False
 
     @classmethod
     def every(cls) -> SmallModelAids:
-        return cls(
-            verify_answers=True, check_tool_fit=True, index_equations=True, keep_latest_task=True
-        )
+        return cls(verify_answers=True, fit_variable=True, keep_latest_task=True)
 
 
-def _with_index(context: list[Message], user: UserMessage, index: str | None) -> list[ChatMessage]:
-    """The context rendered for the model, the open request shown after `index` (if any)."""
+def _with_workspace(
+    context: list[Message], user: UserMessage, block: str | None
+) -> list[ChatMessage]:
+    """The context rendered for the model, the open request shown after the workspace."""
     chat = to_chat_list(context)
-    if index is None:
+    if block is None:
         return chat
     for position, message in enumerate(context):
         if message is user:
-            text = wire.with_equation_index(index, user.text)
-            chat[position] = ChatMessage(role=wire.USER, content=text)
+            chat[position] = ChatMessage(
+                role=wire.USER, content=wire.with_workspace(block, user.text)
+            )
     return chat
 
 
@@ -233,22 +212,19 @@ class Agent:
         on_progress: ProgressObserver | None,
     ) -> AssistantMessage:
         made: set[str] = set()
-        questioned: set[str] = set()
-        answer_now = checked = echo_sent = False
+        answer_now = checked = False
         # Messages sent after the history for one step only (never kept): a request to compute
         # what the last answer stated without a tool.
         follow_up: list[ChatMessage] = []
-        # Built once per turn, so every call of the turn shares the prompt up to the request.
-        index = (
-            equation_index(self.session.conversation(), user.text)
-            if self.aids.index_equations
-            else None
-        )
+        workspace = build(self.session.conversation())
+        # Rendered once per turn, so every call of the turn shares the prompt up to the
+        # request; results of this turn carry their ids in their own messages.
+        block = workspace.render()
         while len(result.tool_runs) < self.max_tool_steps:
             if cancel.cancelled:
                 raise TurnCancelled()
             context = self.strategy.view(self.session.working, user)
-            chat = _with_index(context, user, index) + follow_up
+            chat = _with_workspace(context, user, block) + follow_up
             step = self.model.next_step(
                 chat, cancel.abort_controller, on_progress, answer_only=answer_now
             )
@@ -258,19 +234,11 @@ class Agent:
                 raise TurnCancelled()
             if isinstance(step, MessageToUser):
                 reply = AssistantMessage(
-                    text=plain_math(step.response), task_status=step.task_status
+                    text=plain_math(step.response),
+                    task_status=step.task_status,
+                    note=(step.note or "").strip() or None,
                 )
-                if questioned and not echo_sent and wire.ECHOED_CHECK in reply.text.lower():
-                    echo_sent = True  # once per turn: act on the question, do not repeat it
-                    request = ChatMessage(role=wire.USER, content=wire.echoed_check_request())
-                    follow_up = [reply.to_chat(), request]
-                    answer_now = False
-                    continue
-                doubt = (
-                    None
-                    if checked or not self.aids.verify_answers
-                    else self._unverified(reply, user, result)
-                )
+                doubt = None if checked or not self.aids.verify_answers else self._unverified(reply)
                 checked = True
                 if doubt is not None:  # once per turn: compute it with a tool (tools allowed)
                     request = ChatMessage(role=wire.USER, content=doubt)
@@ -283,9 +251,6 @@ class Agent:
             call = ToolCall(
                 call_id=uuid.uuid4().hex[:12], tool=step.tool, arguments=tool_arguments(step)
             )
-            resent = call.call_text in questioned  # sent again after a question: it runs
-            if resent:
-                call, step = self._with_variable_fixed(call, step, user)
             # A small model that repeats a call it already made would loop to the step cap:
             # the call is not run again and the model is asked for its answer instead.
             if call.call_text in made:
@@ -293,15 +258,12 @@ class Agent:
                     break
                 answer_now = True
                 continue
-            misfit = None if resent else self._misfit(call, user, result)
-            if misfit is not None:  # once per call: the same call sent again runs
-                questioned.add(call.call_text)
-                follow_up = [call.to_chat(), ChatMessage(role=wire.USER, content=misfit)]
-                continue
             made.add(call.call_text)
-            tool_result = self._run(call, step)
+            tool_result = self._run(call, step, user, workspace)
             self.session.append(call)
             self.session.append(tool_result)
+            if tool_result.item is not None:
+                workspace = build(self.session.conversation())
             result.tool_runs.append((call, tool_result))
             self.checkpoint(turn_complete=False)
             if on_tool is not None:
@@ -316,87 +278,54 @@ class Agent:
         self.session.append(reply)
         return reply
 
-    def _with_variable_fixed(
-        self, call: ToolCall, step: ToolStep | TaskRecall, user: UserMessage
-    ) -> tuple[ToolCall, ToolStep | TaskRecall]:
-        """A calculus call sent again in a letter its math lacks runs in the math's letter
-        (`tool_fit.variable_fix`); any other call sent again runs as sent."""
-        request = request_words(user, self.session.conversation())
-        fixed = variable_fix(call.tool, call.arguments, request)
-        if fixed is None or isinstance(step, TaskRecall):
-            return call, step
-        step = step.model_copy(
-            update={k: v for k, v in fixed.items() if k in type(step).model_fields}
-        )
-        return ToolCall(call_id=call.call_id, tool=call.tool, arguments=tool_arguments(step)), step
-
-    def _misfit(self, call: ToolCall, user: UserMessage, result: TurnResult) -> str | None:
-        """Why `call` contradicts what the request asks, when that check is on."""
-        if not self.aids.check_tool_fit:
-            return None
-        conversation = self.session.conversation()
-        request = request_words(user, conversation)
-        tools_run = [c.tool for c, _ in result.tool_runs]
-        misfit = misfit_reason(call.tool, request, tools_run)
-        if misfit is None and call.tool == "derivative":
-            misfit = order_reason(call.arguments, request, tools_run)
-        if misfit is None and call.tool in CHECKED_TOOLS:
-            bindings = bind(user.text, conversation)  # read once for both checks
-            if call.tool == "evaluate" and "evaluate" not in tools_run:
-                at = call.arguments.get("at") or []
-                math = " ".join([str(call.arguments.get("expression") or ""), *map(str, at)])
-                misfit = left_out_roots(bindings, math)
-            if misfit is None:
-                done = [r.text for _, r in result.tool_runs if r.ok]
-                misfit = ignored_polynomial(
-                    bindings, call.tool, call.arguments, done, speaks_of_derivative(request)
-                )
-        return misfit or variable_reason(call.tool, call.arguments, request)
-
-    def _unverified(
-        self, reply: AssistantMessage, user: UserMessage, result: TurnResult
-    ) -> str | None:
-        """Why a finished answer needs a tool first, as the sentence sent back, or None.
-
-        Numbers it states that no tool computed: ones the chat never held, results of
-        arithmetic it writes out wrongly, and, when the request asks for arithmetic and no
-        tool ran this turn, every number the request did not write (the chat's coefficients
-        made "their product is 24" look computed when it was -24). Then, with no tool run, a
-        request that asks for a computation, or an answer that copies a tool's record."""
+    def _unverified(self, reply: AssistantMessage) -> str | None:
+        """The sentence sent back once when a finished answer states numbers no tool computed
+        (ones the chat never held, or arithmetic it writes out wrongly), else None."""
         if reply.task_status != "COMPLETED":
             return None
-        conversation = self.session.conversation()
-        stated = unverified_numbers(reply.text, conversation)
+        stated = unverified_numbers(reply.text, self.session.conversation())
         stated += [n for n in miscalculations(reply.text) if n not in stated]
-        if not stated and not result.tool_runs and asks_for_arithmetic(user.text):
-            stated = stated_numbers(reply.text, user.text)
-        if stated:
-            doubt: str | None = wire.unverified_request(stated)
-        elif result.tool_runs:
-            return None
-        else:
-            doubt = untooled_reason(reply.text, request_words(user, conversation))
-        if doubt is not None and not result.tool_runs:
-            # "f(4) for the cubic from before" answered by hand: the call its words fix
-            call = value_call(bind(user.text, conversation))
-            if call is not None:
-                doubt += f" Send this call: {call}"
-        return doubt
+        return wire.unverified_request(stated) if stated else None
 
-    def _run(self, call: ToolCall, step: ToolStep | TaskRecall) -> ToolResultMessage:
-        """The outcome of one tool call: a search of earlier tasks, or math (if grounded)."""
+    def _run(
+        self,
+        call: ToolCall,
+        step: ToolStep | TaskRecall,
+        user: UserMessage,
+        workspace: Workspace,
+    ) -> ToolResultMessage:
+        """The outcome of one tool call: a search of the record, or math (ids resolved)."""
         # The whole conversation, not just the view: what a strategy keeps out of the prompt
         # is still searchable, and still grounds a call on it.
         conversation = self.session.conversation()
         if isinstance(step, TaskRecall):
-            found = recall(conversation, step.query)
+            found = recall(conversation, workspace, step.query)
             return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=True, text=found)
-        refusal = ungrounded_reason(step, conversation)
-        if refusal is not None:
+        try:
+            arguments = resolve_arguments(call.tool, call.arguments, workspace)
+        except ReferenceProblem as problem:
+            return ToolResultMessage(
+                call_id=call.call_id, tool=call.tool, ok=False, text=problem.message
+            )
+        if self.aids.fit_variable:
+            arguments = fitted_variable(call.tool, arguments, user.text) or arguments
+        if arguments != call.arguments:
+            step = step.model_copy(
+                update={k: v for k, v in arguments.items() if k in type(step).model_fields}
+            )
+        elif (refusal := ungrounded_reason(step, conversation)) is not None:
+            # Math the call wrote itself (no id) must come from the person or a result.
             return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=False, text=refusal)
         outcome = self.tool_runner(step)
+        values = _values_of(outcome) if outcome.ok else ()
         return ToolResultMessage(
-            call_id=call.call_id, tool=call.tool, ok=outcome.ok, text=outcome.text
+            call_id=call.call_id,
+            tool=call.tool,
+            ok=outcome.ok,
+            text=outcome.text,
+            item=f"#{workspace.next_number}" if values else None,
+            values=values,
+            subject=outcome.input,
         )
 
     def compact(self, trigger: Trigger) -> CompactionRecord | None:
@@ -430,3 +359,11 @@ class Agent:
             self.session.record(record)
             return record
         return None
+
+
+def _values_of(outcome: ToolResult) -> tuple[str, ...]:
+    """A result's exact values as SymPy text: what its workspace item holds."""
+    value = outcome.value
+    items = value if isinstance(value, (list, tuple)) else [value]
+    texts = tuple(exact(v) for v in items if v is not None and not isinstance(v, bool))
+    return texts if texts and len(texts) <= 50 else ()

@@ -9,7 +9,6 @@ from agent.accounting.prompt_meter import meter
 from agent.context.base import CompactionInput
 from agent.context.common import history_texts
 from agent.context.math_facts import missing_facts
-from agent.context.strategies.focus import FocusStrategy
 from agent.context.strategies.ledger import LedgerStrategy
 from agent.context.strategies.structural import StructuralStrategy
 from agent.context.strategies.window import WindowStrategy
@@ -68,7 +67,7 @@ def test_the_size_must_be_positive() -> None:
         WindowStrategy(fold_at_tokens=0)
 
 
-@pytest.mark.parametrize("strategy", [LedgerStrategy, FocusStrategy, StructuralStrategy])
+@pytest.mark.parametrize("strategy", [LedgerStrategy, StructuralStrategy])
 def test_keeping_the_latest_task_folds_every_one_before_it(strategy: type) -> None:
     latest = task(4)
     working = task(2) + task(3) + latest

@@ -1,0 +1,181 @@
+"""The math a person wrote in a message, read as notation by the tools' parser.
+
+Why lexical and not linguistic: which words are English is not decided by a list of phrases
+but by what the parser can read. A word is math when it holds a digit, an operator, a bracket
+or a math symbol, or when it is a single letter or a name the parser knows (sin, sqrt, pi).
+Maximal runs of such words are parsed; what parses and is more than a bare number or letter
+becomes a candidate item: an equation, an expression, or a definition (`h(t) = ...`, a
+chain `h(t) = ... = 0`, or a named expression `P = x^2 - 1`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+import sympy as sp
+
+from tools.errors import ToolError
+from tools.parsing import parse
+from tools.vocabulary import CONSTANTS, FUNCTIONS
+
+CapturedKind = Literal["equation", "expression", "function"]
+
+# Characters that make a word math: digits, operators, brackets, powers, roots, Greek pi.
+_MATH_CHARS = re.compile(r"[\d+\-*/^=()²³⁴⁵⁶⁷⁸⁹√π·×−]")
+_WORD = re.compile(r"\S+")
+# Punctuation that ends a sentence or a clause, stripped from the edges of a run.
+_EDGE = ",;:?!\"'“”"
+_DEFINITION_HEAD = re.compile(
+    r"^\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*(?:\s*,\s*[A-Za-z]\w*)*)\s*\)\s*$"
+)
+_NAME_HEAD = re.compile(r"^\s*([A-Za-z])\s*$")
+_CALL = re.compile(r"(?<![A-Za-z\w])([A-Za-z]\w*)'*\s*\(")
+# The longest run read; chat math is short (the tools accept 2,000 characters).
+_MAX_RUN = 400
+
+
+@dataclass(frozen=True)
+class Captured:
+    """One piece of math a person wrote; `body` is SymPy text (an equation as `lhs = rhs`)."""
+
+    kind: CapturedKind
+    body: str
+    name: str | None = None
+    params: tuple[str, ...] = ()
+
+
+def _is_math_word(word: str) -> bool:
+    core = word.strip(_EDGE + ".")
+    if not core:
+        return False
+    if _MATH_CHARS.search(core):
+        return True
+    if len(core) == 1 and core.isalpha():
+        return True
+    return core in FUNCTIONS or core in CONSTANTS
+
+
+def _runs(text: str) -> list[str]:
+    """Maximal runs of math words, cut at the end of a sentence."""
+    runs: list[str] = []
+    current: list[str] = []
+    for match in _WORD.finditer(text):
+        word = match.group(0)
+        if _is_math_word(word):
+            current.append(word)
+            ends_sentence = word.endswith((".", "?", "!", ";")) and not re.search(r"\d\.$", word)
+            if ends_sentence or word.endswith(","):
+                runs.append(" ".join(current))
+                current = []
+        elif current:
+            runs.append(" ".join(current))
+            current = []
+    if current:
+        runs.append(" ".join(current))
+    cleaned = [run.strip().strip(_EDGE).rstrip(".").strip() for run in runs]
+    return [run for run in cleaned if run and len(run) <= _MAX_RUN]
+
+
+def _read(text: str) -> sp.Expr | tuple[sp.Expr, sp.Expr] | None:
+    try:
+        parsed = parse(text)
+    except (ToolError, ValueError, TypeError, RecursionError):
+        return None
+    if parsed.definition is not None:
+        return None  # read by `_definition` instead
+    return parsed.lhs if parsed.rhs is None else (parsed.lhs, parsed.rhs)
+
+
+def _nontrivial(expr: sp.Expr) -> bool:
+    """More than a number or a lone letter: something a person would point back at."""
+    return bool(expr.free_symbols) and not isinstance(expr, sp.Symbol)
+
+
+def _definition(head: str, body: str) -> Captured | None:
+    match = _DEFINITION_HEAD.match(head)
+    if match is None:
+        return None
+    name = match.group(1)
+    if name in FUNCTIONS:
+        return None
+    params = tuple(p.strip() for p in match.group(2).split(","))
+    value = _read(body)
+    if value is None or isinstance(value, tuple):
+        return None
+    if name in {s.name for s in value.free_symbols}:
+        return None
+    return Captured("function", sp.sstr(value), name, params)
+
+
+def _named(head: str, body: sp.Expr) -> Captured | None:
+    """`P = x^2 - 1`: a letter naming an expression of other letters."""
+    match = _NAME_HEAD.match(head)
+    if match is None or not _nontrivial(body):
+        return None
+    name = match.group(1)
+    if name in CONSTANTS or name in {s.name for s in body.free_symbols}:
+        return None
+    params = tuple(sorted(s.name for s in body.free_symbols))
+    return Captured("function", sp.sstr(body), name, params if len(params) == 1 else ())
+
+
+def _calls_a_name(run: str, known: Mapping[str, str]) -> bool:
+    """`g(-2)`, `f'(3)`: a use of a defined function, not new math (`x(x - 1)` is a product
+    unless x names a function; a longer name is never a product)."""
+    for match in _CALL.finditer(run):
+        name = match.group(1)
+        if name not in FUNCTIONS and (len(name) > 1 or name in known or "'" in match.group(0)):
+            return True
+    return False
+
+
+def _from_run(run: str, known: Mapping[str, str]) -> list[Captured]:
+    """`known`: the bodies of the functions defined so far, by name."""
+    parts = [p.strip() for p in run.split("=")]
+    head = _DEFINITION_HEAD.match(parts[0]) if len(parts) == 2 else None
+    if head is not None and head.group(1) in known:  # h(t) = 0 for a known h: an equation
+        value = _read(parts[1])
+        if value is None or isinstance(value, tuple):
+            return []
+        return [Captured("equation", f"{known[head.group(1)]} = {sp.sstr(value)}")]
+    if len(parts) >= 2 and (defined := _definition(parts[0], parts[1])) is not None:
+        found = [defined]
+        if len(parts) == 3:  # h(t) = body = value: the definition and the equation
+            rhs = _read(parts[2])
+            if rhs is not None and not isinstance(rhs, tuple):
+                found.append(Captured("equation", f"{defined.body} = {sp.sstr(rhs)}"))
+        return found
+    if len(parts) > 3 or _calls_a_name(run, known):
+        return []
+    if len(parts) == 3:  # a = b = c: keep the last equation of the chain
+        run = f"{parts[1]} = {parts[2]}"
+    value = _read(run)
+    if value is None:
+        return []
+    if isinstance(value, tuple):
+        lhs, rhs = value
+        if (named := _named(run.split("=")[0], rhs)) is not None:
+            return [named]
+        if isinstance(lhs, sp.Symbol) and not rhs.free_symbols:
+            return []  # `x = 3`: a point, not an equation
+        if not (lhs - rhs).free_symbols:
+            return []
+        return [Captured("equation", f"{sp.sstr(lhs)} = {sp.sstr(rhs)}")]
+    return [Captured("expression", sp.sstr(value))] if _nontrivial(value) else []
+
+
+def capture(text: str, known: Mapping[str, str] | None = None) -> list[Captured]:
+    """The equations, expressions and definitions a message writes, in order; `known` maps
+    the names of functions defined earlier to their bodies."""
+    names = dict(known or {})
+    found: list[Captured] = []
+    for run in _runs(text):
+        for item in _from_run(run, names):
+            if item not in found:
+                found.append(item)
+            if item.name is not None:
+                names[item.name] = item.body
+    return found

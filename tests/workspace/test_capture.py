@@ -1,0 +1,67 @@
+"""The person's math is read as notation: what parses is kept, prose never is."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.workspace.capture import Captured, capture
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("solve x^2 + 5x + 6 = 0", [Captured("equation", "x**2 + 5*x + 6 = 0")]),
+        ("what are the roots of x² - 5x + 6?", [Captured("expression", "x**2 - 5*x + 6")]),
+        ("Find the derivative of: 2*x^2 + 4*x - 6", [Captured("expression", "2*x**2 + 4*x - 6")]),
+        ("differentiate sin(x)*x^2 wrt x", [Captured("expression", "x**2*sin(x)")]),
+        ("solve 2(x+1) = 8", [Captured("equation", "2*x + 2 = 8")]),
+    ],
+)
+def test_equations_and_expressions_in_a_sentence(text: str, expected: list[Captured]) -> None:
+    assert capture(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "evaluate that at x = 3",  # a point, not an equation
+        "I'm Ana, by the way",
+        "integrate it from 0 to 1",
+        "plug the largest root of the first equation into the last polynomial",
+        "what's 3*4 - 7?",  # arithmetic: its result becomes an item when a tool computes it
+        "the second one, please",
+    ],
+)
+def test_prose_points_and_bare_numbers_are_not_items(text: str) -> None:
+    assert capture(text) == []
+
+
+def test_a_definition_and_its_use_in_one_message() -> None:
+    assert capture("Let g(t) = 3t^2 - t. What is g(-2)?") == [
+        Captured("function", "3*t**2 - t", "g", ("t",))
+    ]
+
+
+def test_a_chained_equality_is_the_definition_and_the_equation() -> None:
+    assert capture("h(t) = -5t^2 + 20t + 1 = 0, solve for t") == [
+        Captured("function", "-5*t**2 + 20*t + 1", "h", ("t",)),
+        Captured("equation", "-5*t**2 + 20*t + 1 = 0"),
+    ]
+
+
+def test_a_known_function_set_to_a_value_is_an_equation_on_it() -> None:
+    assert capture("when is h(t) = 0?", {"h": "t**2 - 4"}) == [Captured("equation", "t**2 - 4 = 0")]
+
+
+def test_a_letter_naming_an_expression_is_a_name_the_person_gave() -> None:
+    assert capture("call it P = x^3 - 2x") == [Captured("function", "x**3 - 2*x", "P", ("x",))]
+
+
+def test_decimals_are_exact_and_a_sentence_end_is_not_part_of_the_math() -> None:
+    (defined,) = capture("a ball: h(t) = -4.9t^2 + 20t + 1.5. When does it land?")
+    assert defined == Captured("function", "-49*t**2/10 + 20*t + 3/2", "h", ("t",))
+
+
+def test_a_product_with_a_bracket_is_not_a_call_unless_the_name_is_a_function() -> None:
+    assert capture("x(x-1) = 6") == [Captured("equation", "x*(x - 1) = 6")]
+    assert capture("f(2) + 1", {"f": "x**2"}) == []

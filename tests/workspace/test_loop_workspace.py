@@ -1,0 +1,121 @@
+"""The loop with a workspace: ids in calls run on exact math, results get ids, notes stay.
+
+A scripted model proves the plumbing only; how well a real model points at ids is measured
+by `math-agent eval` on the embedded model.
+"""
+
+from __future__ import annotations
+
+import json
+
+from agent import wire
+from agent.context.registry import make_strategy
+from agent.core.loop import Agent
+from agent.testing.in_process import InProcessModel
+from agent.testing.replies import answer, derivative, done, evaluate, solve, tool_call
+from agent.workspace.record import build
+
+
+def make_agent(model: InProcessModel, strategy: str = "window") -> Agent:
+    return Agent(model=model, strategy=make_strategy(strategy))
+
+
+def test_a_call_by_id_runs_on_the_items_math_and_its_result_gets_the_next_id() -> None:
+    model = InProcessModel(
+        [
+            solve("#1"),
+            done("x = -3, x = -2 (#2)"),
+            evaluate("product(#2), (#2)^2"),
+            done("6; 9 and 4"),
+        ]
+    )
+    agent = make_agent(model)
+    agent.run_turn("solve x^2 + 5x + 6 = 0")
+    turn = agent.run_turn("multiply the roots, and square each")
+    (_call, result) = turn.tool_runs[0]
+    assert result.ok and result.item == "#3" and result.values == ("6", "9", "4")
+    # The second request was shown after the workspace; the stored request is as typed.
+    shown = model.seen[2][-1].content
+    assert shown.startswith("Workspace") and "#2 roots of #1: x = -3, x = -2" in shown
+    assert shown.endswith(wire.REQUEST_LABEL + "multiply the roots, and square each")
+    assert agent.session.conversation()[4].text == "multiply the roots, and square each"
+    # The tool result the model reads carries the id.
+    assert model.seen[3][-1].content.startswith("Tool result (evaluate) #3: ")
+
+
+def test_an_unknown_id_is_a_tool_error_the_model_can_fix() -> None:
+    model = InProcessModel([derivative("#7"), derivative("#1"), done("2*x + 5")])
+    agent = make_agent(model)
+    turn = agent.run_turn("differentiate x^2 + 5x + 6")
+    (bad, error), (good, result) = turn.tool_runs
+    assert not error.ok and error.text == "There is no #7: the workspace has #1."
+    assert result.ok and result.values == ("2*x + 5",) and result.item == "#2"
+    assert turn.reply is not None and turn.reply.text == "2*x + 5"
+
+
+def test_a_function_defined_in_a_message_is_used_by_name_in_later_turns() -> None:
+    model = InProcessModel(
+        [
+            evaluate("h(2)"),
+            done("h(2) = 21"),
+            solve("h = 0", variable="t"),
+            done("t = 2 - sqrt(105)/5 and t = 2 + sqrt(105)/5"),
+            evaluate("h'(1)"),
+            done("10"),
+        ]
+    )
+    agent = make_agent(model)
+    agent.run_turn("Let h(t) = -5t^2 + 20t + 1. What is h(2)?")
+    agent.run_turn("when is it zero?")
+    turn = agent.run_turn("how fast is it rising at t = 1?")
+    values = [r.values for c, r in agent_results(agent)]
+    assert values == [("21",), ("2 - sqrt(105)/5", "2 + sqrt(105)/5"), ("10",)]
+    assert turn.ok
+
+
+def agent_results(agent: Agent) -> list:
+    from agent.messages import ToolCall, ToolResultMessage
+
+    conversation = agent.session.conversation()
+    calls = {m.call_id: m for m in conversation if isinstance(m, ToolCall)}
+    return [
+        (calls[m.call_id], m) for m in conversation if isinstance(m, ToolResultMessage) and m.ok
+    ]
+
+
+def test_a_note_about_the_person_is_kept_in_the_workspace_through_compaction() -> None:
+    noted = json.dumps(
+        {
+            "response": "Nice to meet you, Dana.",
+            "tool": "message_to_user",
+            "task_status": "COMPLETED",
+            "note": "The user is Dana; wants 3 decimals",
+        }
+    )
+    model = InProcessModel([noted, solve("y^2 - 2 = 0"), answer("y = ±1.414")])
+    agent = make_agent(model, strategy="structural")
+    agent.run_turn("I'm Dana, always 3 decimals please")
+    agent.run_turn("solve y^2 - 2 = 0")
+    assert build(agent.session.conversation()).notes == ["The user is Dana; wants 3 decimals"]
+    # Folded away by the strategy, the note is still shown with the next request.
+    shown = model.seen[1][-1].content
+    assert "About the user: The user is Dana; wants 3 decimals" in shown
+
+
+def test_ids_survive_a_restart_because_the_record_is_rebuilt_from_the_transcript() -> None:
+    model = InProcessModel([solve("x^2 - 4 = 0"), done("x = -2, x = 2")])
+    agent = make_agent(model)
+    agent.run_turn("solve x^2 - 4 = 0")
+    again = build(agent.session.conversation())
+    assert [i.line() for i in again.items] == [
+        "#1 equation (you): x^2 - 4 = 0",
+        "#2 roots of x^2 - 4 = 0: x = -2, x = 2",
+    ]
+
+
+def test_a_call_that_writes_no_id_still_needs_math_from_the_chat() -> None:
+    model = InProcessModel([tool_call("integral", expression="x^7 + 3"), answer("?", "PROCESSING")])
+    agent = make_agent(model)
+    turn = agent.run_turn("integrate this")
+    (_call, refused) = turn.tool_runs[0]
+    assert not refused.ok and refused.text.startswith("Not run:")

@@ -1,0 +1,138 @@
+"""Ids and names in a call become exact math; a wrong id is one sentence listing what exists."""
+
+from __future__ import annotations
+
+import pytest
+
+import tools
+from agent.messages import ToolCall, ToolResultMessage, UserMessage
+from agent.workspace.record import Workspace, build
+from agent.workspace.resolve import ReferenceProblem, resolve_arguments
+
+
+@pytest.fixture(scope="module")
+def workspace() -> Workspace:
+    return build(
+        [
+            UserMessage(text="solve x^2 + 5x + 6 = 0"),
+            ToolCall(call_id="a", tool="solve", arguments={"equation": "#1"}),
+            ToolResultMessage(
+                call_id="a",
+                tool="solve",
+                ok=True,
+                text="x = -3, x = -2",
+                item="#2",
+                values=("-3", "-2"),
+                subject="x**2 + 5*x + 6 = 0 for x",
+            ),
+            UserMessage(text="Let h(t) = -5t^2 + 20t + 1. When does it land?"),
+        ]
+    )
+
+
+def test_the_record_numbers_the_persons_math_and_results_in_order(workspace: Workspace) -> None:
+    assert [item.line() for item in workspace.items] == [
+        "#1 equation (you): x^2 + 5*x + 6 = 0",
+        "#2 roots of #1: x = -3, x = -2",
+        "#3 function h (you): h(t) = -5*t^2 + 20*t + 1",
+    ]
+    assert workspace.next_number == 4
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "expected"),
+    [
+        ("solve", {"equation": "#1"}, {"equation": "x**2 + 5*x + 6 = 0"}),
+        ("derivative", {"expression": "#1"}, {"expression": "(x**2 + 5*x + 6)"}),
+        ("solve", {"equation": "h = 0"}, {"equation": "(-5*t**2 + 20*t + 1) = 0"}),
+        ("solve", {"equation": "h(t) = 0"}, {"equation": "-5*t**2 + 20*t + 1 = 0"}),
+        (
+            "derivative",
+            {"expression": "h(t) = -5t^2 + 20t + 1"},
+            {"expression": "-5*t**2 + 20*t + 1"},
+        ),
+        ("evaluate", {"expression": "h'(2)", "at": []}, {"expression": "(0)", "at": []}),
+        ("evaluate", {"expression": "h(1)", "at": []}, {"expression": "(16)", "at": []}),
+        (
+            "evaluate",
+            {"expression": "#2[1] * #2[2]", "at": []},
+            {"expression": "(-3) * (-2)", "at": []},
+        ),
+        ("evaluate", {"expression": "max(#2)", "at": []}, {"expression": "(-2)", "at": []}),
+        (
+            "evaluate",
+            {"expression": "h", "at": ["#2"]},
+            {"expression": "(-5*t**2 + 20*t + 1)", "at": ["-3", "-2"]},
+        ),
+        (
+            "evaluate",
+            {"expression": "#1", "at": ["x = #2[2]"]},
+            {"expression": "(x**2 + 5*x + 6)", "at": ["x = -2"]},
+        ),
+        (
+            "integral",
+            {"expression": "h", "lower": "0", "upper": "#2[1]"},
+            {"expression": "(-5*t**2 + 20*t + 1)", "lower": "0", "upper": "(-3)"},
+        ),
+    ],
+)
+def test_ids_and_names_resolve_to_exact_math(
+    workspace: Workspace, tool: str, arguments: dict, expected: dict
+) -> None:
+    assert resolve_arguments(tool, arguments, workspace) == expected
+
+
+def test_an_id_of_several_values_in_evaluate_means_each_value(workspace: Workspace) -> None:
+    resolved = resolve_arguments(
+        "evaluate", {"expression": "product(#2), (#2)^2", "at": []}, workspace
+    )
+    result = tools.evaluate(resolved["expression"], None)
+    assert result.ok and [str(v) for v in result.value] == ["6", "9", "4"]
+
+
+def test_sum_and_mean_of_values(workspace: Workspace) -> None:
+    resolved = resolve_arguments(
+        "evaluate", {"expression": "sum(#2), mean(#2)", "at": []}, workspace
+    )
+    assert [str(v) for v in tools.evaluate(resolved["expression"], None).value] == ["-5", "-5/2"]
+
+
+def test_math_without_ids_is_left_as_written(workspace: Workspace) -> None:
+    arguments = {"expression": "3*y^2 + y", "variable": "y"}
+    assert resolve_arguments("derivative", arguments, workspace) == arguments
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "says"),
+    [
+        ("solve", {"equation": "#9"}, "There is no #9: the workspace has #1-#3 (functions: h)."),
+        ("derivative", {"expression": "#2"}, "#2 holds 2 values; pick one with #2[1]"),
+        ("evaluate", {"expression": "#2[3]", "at": []}, "#2 has 2 value(s)"),
+        ("evaluate", {"expression": "h(1, 2)", "at": []}, "h takes 1 argument(s)"),
+    ],
+)
+def test_a_wrong_reference_is_one_clear_sentence(
+    workspace: Workspace, tool: str, arguments: dict, says: str
+) -> None:
+    with pytest.raises(ReferenceProblem) as caught:
+        resolve_arguments(tool, arguments, workspace)
+    assert caught.value.message.startswith(says)
+
+
+def test_the_block_shows_notes_and_the_newest_items_and_counts_the_rest() -> None:
+    messages: list = [UserMessage(text=f"differentiate x^{n} + {n}x") for n in range(2, 20)]
+    workspace = build(messages)
+    workspace.notes.append("The user is Dana; wants 3 decimals")
+    block = workspace.render(shown=5)
+    assert block is not None
+    lines = block.splitlines()
+    assert lines[1] == "About the user: The user is Dana; wants 3 decimals"
+    assert lines[2] == "(13 older items not shown: recall finds them by id or math)"
+    assert [line.split()[0] for line in lines[3:]] == ["#14", "#15", "#16", "#17", "#18"]
+
+
+def test_functions_stay_in_view_however_old() -> None:
+    messages: list = [UserMessage(text="Let f(x) = x^3 - 2x")]
+    messages += [UserMessage(text=f"differentiate y^{n} + {n}y") for n in range(2, 12)]
+    block = build(messages).render(shown=3)
+    assert block is not None and "#1 function f (you): f(x) = x^3 - 2*x" in block
