@@ -104,9 +104,17 @@ def ledger_line(number: int, question: str, answer: str) -> str:
 
 # The workspace (`agent.workspace`) is shown just before the open request: its block, then
 # the request after this label. Never stored: the request stays as the person typed it.
+WORKSPACE_HEADER = "Workspace (use these ids in tool fields: #3, #2[1], sum(#2), f, f(3), f'):"
 REQUEST_LABEL = "Request: "
 
 
 def with_workspace(block: str, request: str) -> str:
     """The open request as the model is shown it: the workspace, then the request."""
     return f"{block}\n{REQUEST_LABEL}{request}"
+
+
+def request_of(content: str) -> str:
+    """The person's request in a shown user message (without the workspace block)."""
+    if content.startswith(WORKSPACE_HEADER) and f"\n{REQUEST_LABEL}" in content:
+        return content.split(f"\n{REQUEST_LABEL}", 1)[1]
+    return content

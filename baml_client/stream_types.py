@@ -77,8 +77,8 @@ class SummaryExchange(BaseModel):
     answer: typing.Optional[str] = Field(default=None, description='the final answer, with every number, root and expression exactly as the tools gave them')
 
 class TaskRecall(BaseModel):
-    tool: typing.Optional[typing_extensions.Literal['recall']] = Field(default=None, description='look up earlier tasks that the numbered list leaves out')
-    query: typing.Optional[str] = Field(default=None, description='a task number, or words and numbers of that task')
+    tool: typing.Optional[typing_extensions.Literal['recall']] = Field(default=None, description='look up workspace items or tasks that are out of view')
+    query: typing.Optional[str] = Field(default=None, description='an id like #3, a function name, or math the item holds')
 
 class UpdateUserFact(BaseModel):
     op: typing.Optional[typing_extensions.Literal['update']] = Field(default=None, description='a known fact changed')

@@ -102,8 +102,8 @@ class SummaryExchange(BaseModel):
     answer: str = Field(description='the final answer, with every number, root and expression exactly as the tools gave them')
 
 class TaskRecall(BaseModel):
-    tool: typing_extensions.Literal['recall'] = Field(description='look up earlier tasks that the numbered list leaves out')
-    query: str = Field(description='a task number, or words and numbers of that task')
+    tool: typing_extensions.Literal['recall'] = Field(description='look up workspace items or tasks that are out of view')
+    query: str = Field(description='an id like #3, a function name, or math the item holds')
 
 class UpdateUserFact(BaseModel):
     op: typing_extensions.Literal['update'] = Field(description='a known fact changed')

@@ -58,6 +58,14 @@ def stated_numbers(answer: str, request: str) -> list[str]:
     return list(dict.fromkeys(n for n in _STATED_NUMBER.findall(answer) if n not in written))
 
 
+# A workspace id cited in an answer ("the roots (#2)", "#2[1]") is a label, not a result.
+_ITEM_ID = re.compile(r"#\d+(?:\s*\[\s*-?\d+\s*\])?")
+
+
+def without_ids(text: str) -> str:
+    return _ITEM_ID.sub(" ", text)
+
+
 def unverified_numbers(answer: str, context: list[Message]) -> list[str]:
     """Numbers an answer states that no tool computed, no call used and the user never wrote.
 
@@ -70,7 +78,8 @@ def unverified_numbers(answer: str, context: list[Message]) -> list[str]:
         to_chat(m).content for m in context if not isinstance(m, AssistantMessage)
     ).translate(_SUPERSCRIPTS)
     known = set(_NUMBER.findall(said))
-    return list(dict.fromkeys(n for n in _STATED_NUMBER.findall(answer) if n not in known))
+    stated = _STATED_NUMBER.findall(without_ids(answer))
+    return list(dict.fromkeys(n for n in stated if n not in known))
 
 
 # Arithmetic as an answer writes it out: numbers, operators and brackets, then "= number".
@@ -91,6 +100,7 @@ def miscalculations(answer: str) -> list[str]:
     constant), so `unverified_numbers` lets it through. Only all-number arithmetic after prose
     or punctuation is checked: "3x + 2*4 = 11" is algebra, not a sum to redo."""
     wrong: list[str] = []
+    answer = without_ids(answer)
     for match in _WRITTEN_ARITHMETIC.finditer(answer.replace("**", "^")):
         lhs, rhs = match.group("lhs").strip(), "".join(match.group("rhs").split())
         if not _OPERATION.search(lhs) or not _after_prose(answer.replace("**", "^"), match):

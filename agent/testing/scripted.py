@@ -53,11 +53,11 @@ class ScriptedRequest:
     @property
     def last(self) -> str:
         """The content of the last message (the user's message or a tool's outcome)."""
-        return str(self.messages[-1].get("content", "")) if self.messages else ""
+        return wire.request_of(str(self.messages[-1].get("content", ""))) if self.messages else ""
 
     def _user_texts(self) -> list[tuple[int, str]]:
         return [
-            (i, str(m.get("content", "")))
+            (i, wire.request_of(str(m.get("content", ""))))
             for i, m in enumerate(self.messages)
             if m.get("role") == wire.USER
             and not wire.is_tool_outcome(str(m.get("content", "")))

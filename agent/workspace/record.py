@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from agent import wire
 from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 from agent.workspace.capture import capture
 
@@ -135,7 +136,7 @@ class Workspace:
         names = self.names
         older_functions = [i for i in names.values() if i not in recent]
         hidden = len(self.items) - len(recent) - len(older_functions)
-        lines = ["Workspace (use these ids in tool fields: #3, #2[1], sum(#2), f, f(3), f'):"]
+        lines = [wire.WORKSPACE_HEADER]
         if self.notes:
             lines.append("About the user: " + "; ".join(self.notes[-MAX_NOTES:]))
         if hidden > 0:
