@@ -339,7 +339,7 @@ def _refer_back(chat: _Chat, kind: str, prefer_pick: bool = False) -> bool:
         fresh = [n for n in chat.functions if not any(p.name == n for p in problems)]
         if not named and not fresh:
             return False
-        if fresh and (not named or rng.random() < 0.5):
+        if fresh:  # a function defined in passing, asked again by its name
             return _name_value(chat, rng.choice(fresh))
         problem = rng.choice(named)
         if problem.name in chat.functions and rng.random() < 0.4:
@@ -413,9 +413,9 @@ def _break(chat: _Chat, index: int) -> None:
         _aside(chat, "preference" if first == "introduce" else "introduce")
 
 
-def _resume(chat: _Chat, kind: str) -> bool:
+def _resume(chat: _Chat, kind: str, prefer_pick: bool = False) -> bool:
     """After unrelated turns, a reference back, wrapped as a return to the earlier problems."""
-    if not _refer_back(chat, kind):
+    if not _refer_back(chat, kind, prefer_pick):
         return False
     last = chat.turns[-1]
     text = chat.word("resume", sentence=last.text)
@@ -445,7 +445,7 @@ def _session(rng: random.Random, words: Family, index: int, balance: Counter[str
     for kind in kinds[: rng.randint(3, 5)]:
         wants_pick = kind == "ordinal" and index % 2 == 0
         if not resumed and kind != "operation":
-            resumed = _resume(chat, kind)
+            resumed = _resume(chat, kind, wants_pick)
         elif not _refer_back(chat, kind, prefer_pick=wants_pick):
             continue
         if rng.random() < 0.4:
