@@ -232,6 +232,8 @@ def check_targets(rows: Sequence[SetFigures], default_strategy: str) -> list[Tar
 # and then and sessions scored 8-9/12 (greedy decoding still varies between runs). The floors
 # allow that much noise: one reference miss, one single miss, four session misses, so a change
 # that makes the model answer worse fails CI. Below the targets (above).
+# Measured on the earlier single-family sets; the subset is now taken from the test part (seed
+# 1), whose figures on the embedded model are still to be measured.
 CI_FLOORS = {"reference": 0.8, "single": 0.95, "sessions": 0.65}
 
 
