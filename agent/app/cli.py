@@ -78,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "eval",
         help="question sets through the real agent on the configured model, judged by SymPy "
-        "('eval [--set S] [--subset ci] [--json]'; --help after it)",
+        "('eval [--set S] [--part dev|test] [--seed N | --seeds 1,2,3] [--subset ci] [--json]'; --help after it)",
         add_help=False,
     )
     # `bench` passes everything after it to the benchmark's own parser (see run_bench).

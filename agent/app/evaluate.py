@@ -1,10 +1,11 @@
 """`math-agent eval`: the question sets through the real agent on the configured model.
 
 Offline figures come from scripted models that are always right; what people run is a small
-local model that is not. This plays the sets in `agent/eval/data/` (reference, single,
-sessions) through the same runtime as `chat` — the embedded model unless another provider is
-configured — with a progress bar, then prints a table (or `--json`) and exits 1 when a target
-is missed, so CI can gate on it (`--subset ci`, a fixed small part of every set).
+local model that is not. This plays the sets (reference, and the `--part` of single and
+sessions, generated for `--seed` or each of `--seeds`) through the same runtime as `chat` — the
+embedded model unless another provider is configured — with a progress bar, then prints a
+table (or `--json`) and exits 1 when a target is missed, so CI can gate on it (`--subset ci`,
+a fixed small part of the test part of seed 1).
 """
 
 from __future__ import annotations
@@ -25,8 +26,27 @@ from agent.app.runtime import Runtime, RuntimeOptions, build_runtime, choose_str
 from agent.context.registry import STRATEGIES, make_strategy
 from agent.core.loop import Agent, TurnResult
 from agent.errors import AgentError
-from agent.eval.cases import SETS, EvalCase, load_set, subset
-from agent.eval.report import SetFigures, TargetCheck, check_floors, check_targets, figures
+from agent.eval.cases import (
+    CI_PART,
+    CI_SEED,
+    DEFAULT_PART,
+    DEFAULT_SEED,
+    PARTED_SETS,
+    PARTS,
+    SETS,
+    EvalCase,
+    subset,
+)
+from agent.eval.generate import make_cases
+from agent.eval.report import (
+    SeedSpread,
+    SetFigures,
+    TargetCheck,
+    check_floors,
+    check_targets,
+    figures,
+    spread,
+)
 from agent.eval.runner import TurnOutcome, TurnRunner, run_cases
 
 # Sessions are played once per strategy; these unless --strategy says otherwise.
@@ -35,30 +55,45 @@ SESSION_STRATEGIES = ("none", "window", "ledger")
 
 @dataclass(frozen=True)
 class Plan:
-    """Which cases of which set, with which strategies."""
+    """Which cases of which set (part and seed), with which strategies."""
 
     set_name: str
     cases: list[EvalCase]
     strategies: list[str]
+    seed: int = DEFAULT_SEED
+    part: str | None = None
 
     @property
     def turns(self) -> int:
         return sum(len(c.turns) for c in self.cases) * len(self.strategies)
 
 
+def seeds_of(args: argparse.Namespace) -> list[int]:
+    """The seeds to play: `--seeds`, else `--seed` (CI's subset: its own fixed seed)."""
+    if args.subset == "ci":
+        return [CI_SEED]
+    return args.seeds or [args.seed]
+
+
 def make_plans(args: argparse.Namespace, default_strategy: str) -> list[Plan]:
+    """Every set for every seed; `reference` has no seed and is played once."""
+    part = CI_PART if args.subset == "ci" else args.part
     plans = []
-    for set_name in args.set or SETS:
-        cases = load_set(set_name)
-        if args.subset == "ci":
-            cases = subset(set_name, cases)
-        if args.limit is not None:
-            cases = cases[: args.limit]
-        if set_name == "sessions":
-            strategies = args.strategy or _session_strategies(default_strategy)
-        else:
-            strategies = args.strategy[:1] if args.strategy else [default_strategy]
-        plans.append(Plan(set_name, cases, strategies))
+    for index, seed in enumerate(seeds_of(args)):
+        for set_name in args.set or SETS:
+            parted = set_name in PARTED_SETS
+            if not parted and index:
+                continue
+            cases = make_cases(set_name, part if parted else None, seed)
+            if args.subset == "ci":
+                cases = subset(set_name, cases)
+            if args.limit is not None:
+                cases = cases[: args.limit]
+            if set_name == "sessions":
+                strategies = args.strategy or _session_strategies(default_strategy)
+            else:
+                strategies = args.strategy[:1] if args.strategy else [default_strategy]
+            plans.append(Plan(set_name, cases, strategies, seed, part if parted else None))
     return plans
 
 
@@ -76,7 +111,8 @@ def supervised(runtime: Runtime, console: Console) -> TurnRunner:
     return run
 
 
-def play(plans: list[Plan], runtime: Runtime, console: Console) -> list[TurnOutcome]:
+def play(plans: list[Plan], runtime: Runtime, console: Console) -> dict[int, list[TurnOutcome]]:
+    """Every plan's turns, by seed."""
     model = runtime.agent.model
 
     def new_agent(strategy: str) -> Agent:
@@ -87,7 +123,7 @@ def play(plans: list[Plan], runtime: Runtime, console: Console) -> list[TurnOutc
             aids=runtime.agent.aids,
         )
 
-    outcomes: list[TurnOutcome] = []
+    outcomes: dict[int, list[TurnOutcome]] = {}
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -109,8 +145,9 @@ def play(plans: list[Plan], runtime: Runtime, console: Console) -> list[TurnOutc
 
         for plan in plans:
             for strategy in plan.strategies:
-                bar.update(task, description=f"{plan.set_name} · {strategy}")
-                outcomes.extend(
+                where = f"{plan.set_name}-{plan.part}" if plan.part else plan.set_name
+                bar.update(task, description=f"{where} · seed {plan.seed} · {strategy}")
+                outcomes.setdefault(plan.seed, []).extend(
                     run_cases(
                         plan.cases,
                         plan.set_name,
@@ -123,8 +160,13 @@ def play(plans: list[Plan], runtime: Runtime, console: Console) -> list[TurnOutc
     return outcomes
 
 
-def print_table(console: Console, rows: list[SetFigures], checks: list[TargetCheck]) -> None:
-    table = Table(title="math-agent eval", show_lines=False)
+def print_table(
+    console: Console,
+    rows: list[SetFigures],
+    checks: list[TargetCheck],
+    title: str = "math-agent eval",
+) -> None:
+    table = Table(title=title, show_lines=False)
     for column in (
         "set",
         "strategy",
@@ -157,6 +199,26 @@ def print_table(console: Console, rows: list[SetFigures], checks: list[TargetChe
         console.print(f"{mark}  {check.name}: {check.detail}")
 
 
+def print_spread(console: Console, rows: list[SeedSpread]) -> None:
+    table = Table(title="across seeds: median (min-max)", show_lines=False)
+    for column in ("set", "strategy", "seeds", "accuracy", "dependent accuracy"):
+        table.add_column(column)
+    for row in rows:
+        low, high = row.spread
+        dependent = "-"
+        if row.dependent_median is not None and row.dependent_spread is not None:
+            d_low, d_high = row.dependent_spread
+            dependent = f"{row.dependent_median:.1%} ({d_low:.1%}-{d_high:.1%})"
+        table.add_row(
+            row.set,
+            row.strategy,
+            ",".join(map(str, row.seeds)),
+            f"{row.median:.1%} ({low:.1%}-{high:.1%})",
+            dependent,
+        )
+    console.print(table)
+
+
 def print_misses(console: Console, outcomes: list[TurnOutcome]) -> None:
     for o in outcomes:
         if o.judged and not o.ok:
@@ -183,7 +245,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="repeatable; sessions default to " + ", ".join(SESSION_STRATEGIES) + " and the "
         "provider's default; other sets use the provider's default",
     )
-    parser.add_argument("--subset", choices=["ci"], help="a fixed small part of every set (CI)")
+    parser.add_argument(
+        "--part",
+        choices=PARTS,
+        default=DEFAULT_PART,
+        help="which part of single and sessions: dev (read its misses freely) or test (report "
+        "it; never read its misses to write code); default: %(default)s",
+    )
+    seeds = parser.add_mutually_exclusive_group()
+    seeds.add_argument("--seed", type=int, help=f"draws the cases; default: {DEFAULT_SEED}")
+    seeds.add_argument(
+        "--seeds",
+        type=_seed_list,
+        metavar="N,N,...",
+        help="play each seed; report each one and the median and spread (min-max)",
+    )
+    parser.add_argument(
+        "--subset", choices=["ci"], help="a fixed small part of the test part, seed 1 (CI)"
+    )
     parser.add_argument("--limit", type=int, help="the first N cases of each set")
     parser.add_argument("--provider", default=None, help="as for chat (default: auto)")
     parser.add_argument("--base-url", help="OpenAI-compatible endpoint")
@@ -194,8 +273,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _seed_list(text: str) -> list[int]:
+    try:
+        seeds = [int(piece) for piece in text.split(",") if piece.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of seeds like 1,2,3: {text!r}") from None
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise argparse.ArgumentTypeError(f"give distinct seeds like 1,2,3: {text!r}")
+    return seeds
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.subset == "ci" and (
+        args.seeds or args.part != CI_PART or args.seed not in (None, CI_SEED)
+    ):
+        parser.error(f"--subset ci is always the {CI_PART} part of seed {CI_SEED}")
+    if args.seed is None:
+        args.seed = DEFAULT_SEED
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = parse_args(argv)
     console = Console(stderr=True, highlight=False)
     options = RuntimeOptions(
         provider=args.provider, base_url=args.base_url, model=args.model, save=False
@@ -208,11 +309,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         default_strategy = choose_strategy(options, runtime.provider)
         plans = make_plans(args, default_strategy)
-        outcomes = play(plans, runtime, console)
+        by_seed = play(plans, runtime, console)
         describe = runtime.provider.describe()
     finally:
         runtime.close()
+    outcomes = [o for seed_outcomes in by_seed.values() for o in seed_outcomes]
     rows = figures(outcomes)
+    per_seed = {seed: figures(seed_outcomes) for seed, seed_outcomes in by_seed.items()}
+    spreads = spread(per_seed) if len(per_seed) > 1 else []
     checks = check_targets(rows, default_strategy)
     # The CI subset gates on its floors; a full run reports the issue's targets.
     gate = check_floors(rows, default_strategy) if args.subset == "ci" else checks
@@ -220,7 +324,11 @@ def main(argv: list[str] | None = None) -> int:
         "provider": describe,
         "default_strategy": default_strategy,
         "subset": args.subset,
+        "part": CI_PART if args.subset == "ci" else args.part,
+        "seeds": list(per_seed),
         "figures": [row.to_dict() for row in rows],
+        "per_seed": {str(seed): [row.to_dict() for row in r] for seed, r in per_seed.items()},
+        "spread": [row.to_dict() for row in spreads],
         "targets": [{"name": c.name, "met": c.met, "detail": c.detail} for c in checks],
         "gate": [{"name": c.name, "met": c.met, "detail": c.detail} for c in gate],
     }
@@ -233,7 +341,12 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(summary, indent=2))
     else:
         out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-        out.print(f"provider: {describe}")
+        out.print(f"provider: {describe}; part {summary['part']}; seeds {summary['seeds']}")
+        if spreads:
+            for seed, seed_rows in per_seed.items():
+                print_table(out, seed_rows, [], title=f"seed {seed}")
+            print_spread(out, spreads)
+            out.print("all seeds together:")
         print_table(out, rows, checks if gate is checks else [*checks, *gate])
         if args.misses:
             print_misses(out, outcomes)

@@ -1,8 +1,10 @@
 """What an evaluation case is: turns a person types, and what a right answer must contain.
 
-Cases live as JSON data files in `agent/eval/data/` (one file per set), so a reviewer reads
-the questions and the expected answers without running anything. Expected answers are SymPy
-texts, judged by `agent.eval.judge` with SymPy (never by string matching).
+`single` and `sessions` come in two parts, `dev` and `test`, drawn from disjoint wording
+families for any seed (`agent.eval.generate.make_cases`); seed 1 of each part is committed
+as JSON in `agent/eval/data/` so a reviewer reads the questions and the expected answers
+without running anything. Expected answers are SymPy texts, judged by `agent.eval.judge`
+with SymPy (never by string matching).
 """
 
 from __future__ import annotations
@@ -14,6 +16,11 @@ from typing import Literal
 
 DATA_DIR = Path(__file__).parent / "data"
 SETS = ("reference", "single", "sessions")
+# Sets with wordings, each split into a part to read misses from and a part to report.
+PARTED_SETS = ("single", "sessions")
+PARTS = ("dev", "test")
+DEFAULT_PART = "test"
+DEFAULT_SEED = 1
 
 # roots: every listed root is stated, and no other number is offered as a root;
 # expression: the answer states an expression equal to the one given (derivatives);
@@ -79,23 +86,40 @@ def case_from_dict(raw: dict[str, object]) -> EvalCase:
     )
 
 
+def file_name(set_name: str, part: str | None = None) -> str:
+    """The data file's stem: `reference`, `single-dev`, `sessions-test`."""
+    if set_name not in SETS:
+        raise ValueError(f"unknown set {set_name!r}; choose one of {', '.join(SETS)}")
+    if set_name not in PARTED_SETS:
+        return set_name
+    if part not in PARTS:
+        raise ValueError(f"the set {set_name!r} needs a part: {', '.join(PARTS)}")
+    return f"{set_name}-{part}"
+
+
+FILES = tuple(file_name(s, p) for s in SETS for p in (PARTS if s in PARTED_SETS else (None,)))
+
+
 def set_path(name: str) -> Path:
     return DATA_DIR / f"{name}.json"
 
 
-def load_set(name: str) -> list[EvalCase]:
-    """The cases of one set, in file order."""
-    if name not in SETS:
-        raise ValueError(f"unknown set {name!r}; choose one of {', '.join(SETS)}")
-    raw = json.loads(set_path(name).read_text(encoding="utf-8"))
+def load_set(set_name: str, part: str | None = None) -> list[EvalCase]:
+    """The committed cases (seed 1) of one set and part, in file order."""
+    raw = json.loads(set_path(file_name(set_name, part)).read_text(encoding="utf-8"))
     return [case_from_dict(item) for item in raw["cases"]]
 
 
-def dump_set(name: str, cases: list[EvalCase], note: str) -> str:
+def dump_set(
+    name: str, cases: list[EvalCase], note: str, part: str | None = None, seed: int | None = None
+) -> str:
     """The JSON text of a set file (stable: sorted keys inside records, cases in order)."""
+    head: dict[str, object] = {"set": name}
+    if part is not None:
+        head.update(part=part, seed=seed)
     return (
         json.dumps(
-            {"set": name, "note": note, "cases": [case_to_dict(c) for c in cases]},
+            {**head, "note": note, "cases": [case_to_dict(c) for c in cases]},
             indent=1,
             ensure_ascii=False,
         )
@@ -103,14 +127,17 @@ def dump_set(name: str, cases: list[EvalCase], note: str) -> str:
     )
 
 
-# The fixed part of each set that CI plays on the embedded model within its time budget:
-# every reference turn, the first cases of each category of `single`, the first sessions.
+# The fixed part of each set that CI plays on the embedded model within its time budget, taken
+# from the test part of seed 1: every reference turn, the first cases of each category of
+# `single`, the first sessions.
+CI_PART = "test"
+CI_SEED = 1
 CI_SINGLE_PER_CATEGORY = 2
 CI_SESSIONS = 2
 
 
 def subset(name: str, cases: list[EvalCase]) -> list[EvalCase]:
-    """The CI subset of a set (deterministic: file order)."""
+    """The CI subset of a set's cases (deterministic: case order)."""
     if name == "single":
         taken: dict[str, int] = {}
         chosen = []

@@ -1,57 +1,87 @@
-"""The multi-turn session generators of the eval set: conversations that refer back.
+"""The multi-turn session generator of the eval set: conversations that refer back.
 
-Why a module of its own: a session is written step by step by a small state machine
-(`_Chat`: what "it", "that" and "them" refer to at each point), which has nothing in common
-with the single questions but the shared pieces in `generate_common`. `sessions_set` makes the
-"sessions" set; the draws here must keep their order, or the committed `sessions.json` changes.
+Why a module of its own: a session is written step by step by a small state machine (`_Chat`:
+the problems given so far, their names, the results made from them, and what "it" and "them"
+point at), worded from one part's family (`agent.eval.wordings`). Every kind of reference
+(position from the start or counted back, degree, a result, a name, the operation that made
+it, a pronoun, a return after unrelated turns) is drawn in each part; `sessions_set(seed,
+part)` makes one part. The draws here must keep their order, or the committed
+`sessions-*.json` change.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import sympy as sp
 
 from agent.eval.cases import EvalCase, EvalTurn, Expected
 from agent.eval.generate_common import chat_text, derive, from_roots, polynomial
+from agent.eval.generate_single import arithmetic
+from agent.eval.wordings import Family, family
 
-SESSIONS = 14
+SESSIONS = 8
+MIN_TURNS, MAX_TURNS = 8, 12
+MIN_DEPENDENT_SHARE = 0.7  # of the judged turns of a part
+PEOPLE = ("Ana", "Tom", "Priya", "Lee", "Sofia", "Kwame", "Mia", "Jonas", "Yuki", "Omar")
+ORDINALS = ("first", "second", "third")
+DEGREE_NAMES = {2: "quadratic", 3: "cubic", 4: "quartic"}
+# Letters of the problems; names a person gives (never one of these letters).
+VARIABLES = "xxxyztkmnsw"
+EQUATION_NAMES = "PQRABC"
+FUNCTION_NAMES = "fghpq"
+# How a problem is given: plain, named ("call it P"), a function ("f(x) = ...; zeros of f"),
+# chained ("h(t) = ... = 0, solve for t"); the session's index picks its first one.
+FORMS = ("plain", "named", "function", "chained")
+# Reference kinds drawn after the problems; the part's least used go first.
+BACK_KINDS = ("ordinal", "back", "degree", "result", "name", "operation")
 
 
 @dataclass
-class _Equation:
+class _Problem:
     poly: sp.Expr
     var: sp.Symbol
     roots: list[sp.Expr]
+    name: str | None = None  # the person's own name for it (P, or f of f(x))
 
 
 @dataclass
 class _Chat:
-    """A conversation being written: what "it", "that" and "them" refer to at this point."""
-
     rng: random.Random
+    words: Family
     turns: list[EvalTurn] = field(default_factory=list)
-    shape: list[str] = field(default_factory=list)
-    equations: list[_Equation] = field(default_factory=list)
-    last: str = ""  # "roots", "expression" (of `focus_expr`), "value", or "" (nothing to refer to)
-    focus_expr: sp.Expr | None = None
+    kinds: list[str] = field(default_factory=list)  # what each turn is, for balance and tests
+    problems: list[_Problem] = field(default_factory=list)
+    functions: dict[str, tuple[sp.Expr, sp.Symbol]] = field(default_factory=dict)
+    derivative: tuple[sp.Expr, sp.Symbol] | None = None  # the one derivative asked for
+    antiderivative: tuple[sp.Expr, sp.Symbol] | None = None  # (its integrand, letter)
+    # What a pronoun points at: "problem" (the last one: "it" and "them"), "expression"
+    # ("it": a derivative just made), "roots" ("them"), or "" (nothing).
+    focus: str = ""
+    focus_expr: tuple[sp.Expr, sp.Symbol] | None = None
     focus_roots: list[sp.Expr] = field(default_factory=list)
+    used_names: set[str] = field(default_factory=set)
 
-    def say(self, step: str, text: str, expected: Expected | None, depends: bool) -> None:
-        self.shape.append(step)
+    def word(self, key: str, **slots: object) -> str:
+        return self.rng.choice(self.words[key]).format(**slots)
+
+    def say(self, kind: str, text: str, expected: Expected | None, depends: bool) -> None:
+        self.kinds.append(kind)
         self.turns.append(EvalTurn(text, expected, depends))
 
-    def pick(self, *texts: str) -> str:
-        return self.rng.choice(texts)
-
-    @property
-    def equation(self) -> _Equation:
-        return self.equations[-1]
+    def new_name(self, pool: str) -> str:
+        name = self.rng.choice([c for c in pool if c not in self.used_names])
+        self.used_names.add(name)
+        return name
 
 
-def _roots_expected(roots: Sequence[sp.Expr], v: sp.Symbol) -> Expected:
+# --- expectations ----------------------------------------------------------------------------
+
+
+def _roots(roots: Sequence[sp.Expr], v: sp.Symbol) -> Expected:
     return Expected("roots", tuple(sp.sstr(r) for r in roots), v.name)
 
 
@@ -59,229 +89,409 @@ def _value(value: sp.Expr) -> Expected:
     return Expected("value", (sp.sstr(value),))
 
 
+def _expression(expr: sp.Expr, v: sp.Symbol) -> Expected:
+    return Expected("expression", (sp.sstr(expr),), v.name)
+
+
 def _point(rng: random.Random) -> int:
     return rng.choice((-3, -2, -1, 1, 2, 3, 4))
 
 
-def _solve(chat: _Chat, degree: int) -> None:
-    """A monic polynomial with distinct nonzero integer roots, no two opposite (so that
-    "square each of them" gives as many numbers as there are roots)."""
+def _bounds(rng: random.Random) -> tuple[int, int]:
+    return rng.choice(((0, 1), (0, 2), (-1, 1), (1, 3), (-2, 0)))
+
+
+def _listed(roots: Sequence[sp.Expr]) -> str:
+    """`-2 and 5`, `-3, 1 and 4`."""
+    texts = [sp.sstr(r) for r in roots]
+    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
+
+
+def _property(rng: random.Random, roots: Sequence[sp.Expr]) -> tuple[str, sp.Expr]:
+    """A root picked by a property that names exactly one: the positive one, the largest..."""
+    options: list[tuple[str, sp.Expr]] = []
+    many = len(roots) > 2
+    options.append(("largest" if many else "larger", max(roots)))
+    options.append(("smallest" if many else "smaller", min(roots)))
+    positive, negative = [r for r in roots if r > 0], [r for r in roots if r < 0]
+    if len(positive) == 1:
+        options.append(("positive", positive[0]))
+    if len(negative) == 1:
+        options.append(("negative", negative[0]))
+    return rng.choice(options)
+
+
+# --- the problems ----------------------------------------------------------------------------
+
+
+def _give(chat: _Chat, degree: int, form: str) -> None:
+    """A new problem with distinct nonzero integer roots, no two opposite (so that squaring
+    them gives as many numbers as there are roots)."""
     rng = chat.rng
-    v = sp.Symbol(rng.choice("xxxyzt" + "abkmnpqrsuw"))
+    v = sp.Symbol(rng.choice([c for c in VARIABLES if c not in chat.used_names]))
     span = 5 if degree < 3 else 4
     while True:
         roots = sorted(rng.sample([n for n in range(-span, span + 1) if n], degree))
         if not any(-r in roots for r in roots):
             break
-    poly = from_roots([sp.Integer(r) for r in roots], sp.Integer(1), v)
-    eq = f"{chat_text(poly)} = 0"
-    text = chat.pick(
-        f"solve {eq}", f"what are the roots of {chat_text(poly)}?", f"{eq}, solve for {v}"
-    )
-    chat.equations.append(_Equation(poly, v, [sp.Integer(r) for r in roots]))
-    chat.say("solve", text, _roots_expected(chat.equation.roots, v), False)
-    chat.last, chat.focus_roots = "roots", list(chat.equation.roots)
+    lead = sp.Integer(rng.choice((1, 1, 1, -1, 2)))
+    poly = from_roots([sp.Integer(r) for r in roots], lead, v)
+    problem = _Problem(poly, v, [sp.Integer(r) for r in roots])
+    p, eq = chat_text(poly), f"{chat_text(poly)} = 0"
+    if form == "named":
+        problem.name = chat.new_name(EQUATION_NAMES)
+        text = chat.word("give-named", eq=eq, p=p, v=v.name, name=problem.name)
+    elif form in ("function", "chained"):
+        problem.name = chat.new_name(FUNCTION_NAMES)
+        chat.functions[problem.name] = (poly, v)
+        text = chat.word(f"give-{form}", p=p, v=v.name, name=problem.name)
+    else:
+        text = chat.word("give-plain", eq=eq, p=p, v=v.name)
+    chat.used_names.add(v.name)
+    chat.problems.append(problem)
+    chat.say(f"give-{form}", text, _roots(problem.roots, v), False)
+    chat.focus, chat.focus_roots = "problem", list(problem.roots)
+    chat.focus_expr = (poly, v)
 
 
-def _derivative(chat: _Chat) -> None:
-    e = chat.equation
-    text = chat.pick(
-        "now its derivative", "differentiate it", "what's the derivative of that polynomial?"
-    )
-    chat.focus_expr = derive(e.poly, e.var)
-    chat.say(
-        "derivative", text, Expected("expression", (sp.sstr(chat.focus_expr),), e.var.name), True
-    )
-    chat.last = "expression"
+# --- asking about a problem or a result --------------------------------------------------------
 
 
-def _evaluate_that(chat: _Chat) -> None:
-    e, k = chat.equation, _point(chat.rng)
-    assert chat.focus_expr is not None
-    text = chat.pick(
-        f"evaluate that at {e.var} = {k}",
-        f"what's that at {e.var} = {k}?",
-        f"plug {e.var} = {k} into it",
-    )
-    chat.say("evaluate", text, _value(chat.focus_expr.subs(e.var, k)), True)
-    chat.last = "value"
-
-
-def _integrate_original(chat: _Chat) -> None:
-    e = chat.equation
-    a, b = chat.rng.choice(((0, 1), (0, 2), (-1, 1), (1, 3)))
-    text = chat.pick(
-        f"integrate the original polynomial from {a} to {b}",
-        f"now integrate the polynomial itself from {e.var} = {a} to {b}",
-    )
-    chat.say("integrate", text, _value(sp.integrate(e.poly, (e.var, a, b))), True)
-    chat.last = "value"
-
-
-def _second_derivative(chat: _Chat) -> None:
-    e = chat.equation
-    text = chat.pick(
-        "and the second derivative of the polynomial?", "what's its second derivative?"
-    )
-    chat.focus_expr = derive(e.poly, e.var, 2)
-    chat.say("second", text, Expected("expression", (sp.sstr(chat.focus_expr),), e.var.name), True)
-    chat.last = "expression"
-
-
-def _recall_roots(chat: _Chat) -> None:
-    e = chat.equation
-    text = chat.pick(
-        "what were the roots again?", "remind me of the roots", "which roots did you find?"
-    )
-    chat.say("recall", text, _roots_expected(e.roots, e.var), True)
-    chat.last, chat.focus_roots = "roots", list(e.roots)
-
-
-def _square_them(chat: _Chat) -> None:
-    text = chat.pick("square each of them", "what are their squares?", "and the squares of those?")
-    squares = sorted({r**2 for r in chat.focus_roots}, key=int)
-    chat.say("square", text, Expected("values", tuple(sp.sstr(s) for s in squares)), True)
-    chat.last = "value"
-
-
-def _sum_them(chat: _Chat) -> None:
-    text = chat.pick("add them up", "what's their sum?", "and their product?")
-    product = "product" in text
-    total = sp.prod(chat.focus_roots) if product else sum(chat.focus_roots, sp.Integer(0))
-    chat.say("product" if product else "sum", text, _value(total), True)
-    chat.last = "value"
-
-
-# After a step, which steps may follow within the same block (pronouns stay unambiguous).
-_FOLLOW_UPS: dict[str, tuple[Callable[[_Chat], None], ...]] = {
-    "roots": (_derivative, _square_them, _sum_them, _second_derivative),
-    "expression": (_evaluate_that, _integrate_original),
-    "value": (_recall_roots, _integrate_original),
-}
-
-
-def _block(chat: _Chat, degree: int, follow_ups: int) -> None:
-    """Solve a new equation, then ask about it without naming it again."""
-    _solve(chat, degree)
-    used: list[Callable[[_Chat], None]] = []
-    for _ in range(follow_ups):
-        options = [s for s in _FOLLOW_UPS.get(chat.last, ()) if s not in used]
-        if not options:
-            return
-        step = chat.rng.choice(options)
-        used.append(step)
-        step(chat)
-
-
-def _introduce(chat: _Chat) -> None:
-    name = chat.rng.choice(("Ana", "Tom", "Priya", "Lee", "Sofia", "Kwame", "Mia", "Jonas"))
-    text = chat.pick(f"I'm {name}, by the way", f"btw my name is {name}", f"thanks! I'm {name}")
-    chat.say("name", text, None, False)
-    chat.last = ""
-
-
-def _fresh(chat: _Chat) -> None:
-    """An independent question between blocks: nothing earlier is needed to answer it."""
+def _ask_problem(chat: _Chat, problem: _Problem, ref: str, prefer_pick: bool = False) -> None:
+    """One question about `problem`, which `ref` names (a reference phrase, or None for "it")."""
     rng = chat.rng
-    kind = rng.randrange(4)
-    v = sp.Symbol(rng.choice("uvwrs"))
+    v, poly, roots = problem.var, problem.poly, problem.roots
+    actions = ["roots", "second", "value", "integral", "pick", "sum", "product", "mean", "squares"]
+    if chat.derivative is None:
+        actions.append("derivative")
+    if chat.antiderivative is None:
+        actions.append("antiderivative")
+    action = "pick" if prefer_pick else rng.choice(actions)
+    slots: dict[str, object] = {"ref": ref, "v": v.name}
+    if action == "roots":
+        expected = _roots(roots, v)
+        chat.focus, chat.focus_roots = "roots", list(roots)
+    elif action == "derivative":
+        result = derive(poly, v)
+        chat.derivative = (result, v)
+        expected = _expression(result, v)
+        chat.focus, chat.focus_expr = "expression", (result, v)
+    elif action == "second":
+        expected = _expression(derive(poly, v, 2), v)
+        chat.focus = ""
+    elif action == "antiderivative":
+        chat.antiderivative = (poly, v)
+        expected = Expected("antiderivative", (sp.sstr(poly),), v.name)
+        chat.focus = ""
+    elif action == "value":
+        k = _point(rng)
+        slots["k"] = k
+        expected = _value(poly.subs(v, k))
+        chat.focus = ""
+    elif action == "integral":
+        a, b = _bounds(rng)
+        slots.update(a=a, b=b)
+        expected = _value(sp.integrate(poly, (v, a, b)))
+        chat.focus = ""
+    elif action == "pick":
+        prop, root = _property(rng, roots)
+        slots["prop"] = prop
+        expected = _value(root)
+        chat.focus = ""
+    else:
+        expected = _arithmetic_on(action, roots)
+        chat.focus = ""
+    chat.say(f"act-{action}", chat.word(f"act-{action}", **slots), expected, True)
+
+
+def _arithmetic_on(action: str, roots: Sequence[sp.Expr]) -> Expected:
+    if action == "sum":
+        return _value(sum(roots, sp.Integer(0)))
+    if action == "product":
+        return _value(sp.prod(roots))
+    if action == "mean":
+        return _value(sum(roots, sp.Integer(0)) / len(roots))
+    squares = sorted({r**2 for r in roots}, key=int)
+    return Expected("values", tuple(sp.sstr(s) for s in squares))
+
+
+def _zeros_are_plain(expr: sp.Expr, v: sp.Symbol) -> bool:
+    """Zeros asked for only where they are square roots at worst (degree 1 or 2)."""
+    return 1 <= sp.degree(expr, v) <= 2
+
+
+def _pronoun(chat: _Chat) -> bool:
+    """A follow-up with "it", "that", "them" or "those" on what was just said; False when
+    nothing is in focus."""
+    rng = chat.rng
+    if chat.focus == "problem":
+        options = ["it-derivative", "it-second", "it-value", "it-integral", "them-squares"]
+        options += ["them-sum", "them-product", "them-mean", "them-pick"]
+        if chat.antiderivative is None:
+            options.append("it-antiderivative")
+        if chat.derivative is not None:
+            options.remove("it-derivative")
+    elif chat.focus == "expression":
+        options = ["it-value", "it-integral"]
+        if chat.focus_expr is not None and _zeros_are_plain(*chat.focus_expr):
+            options.append("it-zeros")
+    elif chat.focus == "roots":
+        options = ["them-squares", "them-sum", "them-product", "them-mean", "them-pick"]
+    else:
+        return False
+    key = rng.choice(options)
+    assert chat.focus_expr is not None
+    expr, v = chat.focus_expr
+    slots: dict[str, object] = {"v": v.name}
+    focus = ""
+    if key == "it-derivative":
+        result = derive(expr, v)
+        chat.derivative = (result, v)
+        expected = _expression(result, v)
+        chat.focus_expr, focus = (result, v), "expression"
+    elif key == "it-second":
+        expected = _expression(derive(expr, v, 2), v)
+    elif key == "it-antiderivative":
+        chat.antiderivative = (expr, v)
+        expected = Expected("antiderivative", (sp.sstr(expr),), v.name)
+    elif key == "it-value":
+        k = _point(rng)
+        slots["k"] = k
+        expected = _value(expr.subs(v, k))
+    elif key == "it-integral":
+        a, b = _bounds(rng)
+        slots.update(a=a, b=b)
+        expected = _value(sp.integrate(expr, (v, a, b)))
+    elif key == "it-zeros":
+        expected = _roots(sorted(sp.solve(expr, v), key=float), v)
+    elif key == "them-pick":
+        prop, root = _property(rng, chat.focus_roots)
+        slots["prop"] = prop
+        expected = _value(root)
+    else:
+        expected = _arithmetic_on(key.removeprefix("them-"), chat.focus_roots)
+    chat.say(key, chat.word(key, **slots), expected, True)
+    chat.focus = focus
+    return True
+
+
+def _ask_operation(chat: _Chat) -> bool:
+    """A question about a result named by the operation that made it ("the derivative you
+    computed", "that antiderivative"); False when no such result was made."""
+    rng = chat.rng
+    made = [m for m in ("derivative", "antiderivative") if getattr(chat, m) is not None]
+    if not made:
+        return False
+    which = rng.choice(made)
+    ref = chat.word(f"ref-{which}")
+    if which == "antiderivative":
+        assert chat.antiderivative is not None
+        integrand, v = chat.antiderivative
+        text = chat.word("act-derivative", ref=ref)
+        chat.say("ref-operation:antiderivative", text, _expression(integrand, v), True)
+        chat.focus = ""
+        return True
+    assert chat.derivative is not None
+    expr, v = chat.derivative
+    action = rng.choice(
+        ("value", "integral", "zeros") if _zeros_are_plain(expr, v) else ("value", "integral")
+    )
+    slots: dict[str, object] = {"ref": ref, "v": v.name}
+    if action == "value":
+        slots["k"] = k = _point(rng)
+        expected = _value(expr.subs(v, k))
+    elif action == "integral":
+        a, b = _bounds(rng)
+        slots.update(a=a, b=b)
+        expected = _value(sp.integrate(expr, (v, a, b)))
+    else:
+        expected = _roots(sorted(sp.solve(expr, v), key=float), v)
+    chat.say(f"ref-operation:act-{action}", chat.word(f"act-{action}", **slots), expected, True)
+    chat.focus = ""
+    return True
+
+
+def _refer_back(chat: _Chat, kind: str, prefer_pick: bool = False) -> bool:
+    """A question about an earlier problem named by `kind`; False when `kind` cannot name one
+    unambiguously here."""
+    rng = chat.rng
+    problems = chat.problems
+    if kind == "operation":
+        return _ask_operation(chat)
+    if kind == "ordinal":
+        index = rng.randrange(len(problems))
+        ref = chat.word("ref-ordinal", ordinal=ORDINALS[index], n=index + 1)
+        problem = problems[index]
+    elif kind == "back":
+        if len(problems) < 2:
+            return False
+        problem = problems[-2]
+        ref = chat.word("ref-back")
+    elif kind == "degree":
+        problem = rng.choice(problems)
+        degree = len(problem.roots)
+        ref = chat.word("ref-degree", kind=DEGREE_NAMES[degree], d=degree)
+    elif kind == "result":
+        problem = rng.choice(problems)
+        ref = chat.word("ref-result", roots=_listed(problem.roots), v=problem.var.name)
+    elif kind == "name":
+        named = [p for p in problems if p.name]
+        fresh = [n for n in chat.functions if not any(p.name == n for p in problems)]
+        if not named and not fresh:
+            return False
+        if fresh:  # a function defined in passing, asked again by its name
+            return _name_value(chat, rng.choice(fresh))
+        problem = rng.choice(named)
+        if problem.name in chat.functions and rng.random() < 0.4:
+            return _name_value(chat, problem.name)
+        ref = chat.word("ref-name", name=problem.name)
+    else:
+        raise ValueError(kind)
+    _ask_problem(chat, problem, ref, prefer_pick and kind == "ordinal")
+    chat.kinds[-1] = f"ref-{kind}:{chat.kinds[-1]}"
+    return True
+
+
+def _name_value(chat: _Chat, name: str) -> bool:
+    """A function the person defined, used by its name: its value at a point."""
+    expr, v = chat.functions[name]
+    k = _point(chat.rng)
+    text = chat.word("name-value", name=name, k=k)
+    chat.say("ref-name:name-value", text, _value(expr.subs(v, k)), True)
+    chat.focus = ""
+    return True
+
+
+# --- turns in between --------------------------------------------------------------------------
+
+
+def _fresh(chat: _Chat, kind: str) -> None:
+    """An independent question: nothing earlier is needed to answer it."""
+    rng = chat.rng
+    v = sp.Symbol(rng.choice([c for c in "uvwrs" if c not in chat.used_names]))
     f = polynomial(rng, v, rng.randint(2, 3))
-    if kind == 0:
-        a, b, c = rng.randint(3, 12), rng.randint(3, 12), rng.randint(2, 30)
-        text, expected = f"unrelated: what's {a}*{b} - {c}?", _value(sp.Integer(a * b - c))
-    elif kind == 1:
-        text = f"quick one: differentiate {chat_text(f)}"
-        expected = Expected("expression", (sp.sstr(derive(f, v)),), v.name)
-    elif kind == 2:
-        a, b = sorted(rng.sample(range(-2, 4), 2))
-        text = f"also, integrate {chat_text(f)} from {a} to {b}"
+    if kind == "value":  # defined and asked in the same message; its name may come back
+        name = chat.new_name(FUNCTION_NAMES)
+        chat.functions[name] = (f, v)
+        k = _point(rng)
+        text = chat.word("fresh-value", name=name, v=v.name, p=chat_text(f), k=k)
+        expected = _value(f.subs(v, k))
+    elif kind == "derivative":
+        text = chat.word("fresh-derivative", p=chat_text(f))
+        expected = _expression(derive(f, v), v)
+    elif kind == "integral":
+        a, b = _bounds(rng)
+        text = chat.word("fresh-integral", p=chat_text(f), v=v.name, a=a, b=b)
         expected = _value(sp.integrate(f, (v, a, b)))
     else:
-        k = _point(rng)
-        text = f"separate question: if h({v}) = {chat_text(f)}, what is h({k})?"
-        expected = _value(f.subs(v, k))
+        shown, value = arithmetic(rng, "chat", rng.randrange(6))
+        text, expected = chat.word("fresh-arithmetic", e=shown), _value(value)
     chat.say(f"fresh-{kind}", text, expected, False)
-    chat.last = ""  # a block or an introduction follows, never a pronoun
+    chat.focus = ""
 
 
-def _degree_name(degree: int) -> str:
-    return {1: "linear one", 2: "quadratic", 3: "cubic", 4: "quartic"}[degree]
-
-
-def _back_reference(chat: _Chat, kind: int) -> None:
-    """A turn naming an earlier equation by position or by degree ("the first equation")."""
-    rng = chat.rng
-    first, before_last, last = chat.equations[0], chat.equations[-2], chat.equations[-1]
-    chat.last = ""
-    if kind == 0:
-        text = chat.pick(
-            "what were the roots of the first equation again?",
-            "remind me: the roots of the first equation?",
-        )
-        chat.say("ref-roots", text, _roots_expected(first.roots, first.var), True)
-        chat.last, chat.focus_roots = "roots", list(first.roots)
-        if rng.random() < 0.6:
-            _square_them(chat)
-    elif kind == 1:
-        result = derive(first.poly, first.var, 2)
-        expected = Expected("expression", (sp.sstr(result),), first.var.name)
-        chat.say("ref-second", "and the second derivative of the first polynomial", expected, True)
-    elif kind == 2:
-        e, k = rng.choice(chat.equations), _point(rng)
-        text = f"what's f({k}) for the {_degree_name(len(e.roots))} from before?"
-        chat.say("ref-value", text, _value(e.poly.subs(e.var, k)), True)
-    elif kind == 3:
-        text = chat.pick(
-            "go back to the equation before the last one: what's its derivative?",
-            "differentiate the polynomial of the equation before last",
-        )
-        result = derive(before_last.poly, before_last.var)
-        expected = Expected("expression", (sp.sstr(result),), before_last.var.name)
-        chat.say("ref-before-last", text, expected, True)
+def _aside(chat: _Chat, kind: str) -> None:
+    """An introduction or a standing preference: not judged, needs nothing earlier."""
+    if kind == "introduce":
+        text = chat.word("introduce", person=chat.rng.choice(PEOPLE))
     else:
-        text = "plug the largest root of the first equation into the last polynomial"
-        chat.say("ref-plug", text, _value(last.poly.subs(last.var, max(first.roots))), True)
+        text = chat.word("preference")
+    chat.say(kind, text, None, False)
+    chat.focus = ""
 
 
-def _session(rng: random.Random) -> _Chat:
-    """Two or three blocks (a different degree each, so "the cubic" names one), an optional
-    introduction and independent questions between them, then back-references."""
-    chat = _Chat(rng)
+def _break(chat: _Chat, index: int) -> None:
+    """One or two unrelated turns; the session's index makes every kind appear in a part."""
+    rng = chat.rng
+    fresh = ("value", "derivative", "integral", "arithmetic")[index % 4]
+    first = rng.choice(("fresh", "introduce", "preference")) if index % 2 else "fresh"
+    if first == "fresh":
+        _fresh(chat, fresh)
+    else:
+        _aside(chat, first)
+    if rng.random() < 0.3:
+        _aside(chat, "preference" if first == "introduce" else "introduce")
+
+
+def _resume(chat: _Chat, kind: str, prefer_pick: bool = False) -> bool:
+    """After unrelated turns, a reference back, wrapped as a return to the earlier problems."""
+    if not _refer_back(chat, kind, prefer_pick):
+        return False
+    last = chat.turns[-1]
+    text = chat.word("resume", sentence=last.text)
+    chat.turns[-1] = EvalTurn(text, last.expected, last.depends)
+    chat.kinds[-1] = f"resume:{chat.kinds[-1]}"
+    return True
+
+
+# --- a session ---------------------------------------------------------------------------------
+
+
+def _session(rng: random.Random, words: Family, index: int, balance: Counter[str]) -> _Chat:
+    """Two or three problems of different degrees (so "the cubic" names one), pronoun
+    follow-ups after each, unrelated turns, then references back of several kinds."""
+    chat = _Chat(rng, words)
     degrees = rng.sample((2, 3, 4), rng.choice((2, 2, 3)))
-    introduce_at = rng.choice((0, 1, None))
-    for i, degree in enumerate(degrees):
-        if i and rng.random() < 0.5:
-            _fresh(chat)
-        if i == introduce_at:
-            _introduce(chat)
-        _block(chat, degree, rng.randint(2, 3))
-    for kind in rng.sample(range(5), rng.randint(1, 3)):
-        _back_reference(chat, kind)
+    forms = [FORMS[index % len(FORMS)], *(rng.choice(FORMS) for _ in degrees[1:])]
+    for i, (degree, form) in enumerate(zip(degrees, forms, strict=True)):
+        if i and rng.random() < 0.2:
+            _break(chat, index + i)
+        _give(chat, degree, form)
+        for _ in range(rng.choice((1, 1, 2))):
+            _pronoun(chat)
+    _break(chat, index)  # then the first reference back is a return to the problems
+    kinds = sorted(BACK_KINDS, key=lambda k: (balance[k], rng.random()))
+    resumed = False
+    for kind in kinds[: rng.randint(3, 5)]:
+        wants_pick = kind == "ordinal" and index % 2 == 0
+        if not resumed and kind != "operation":
+            resumed = _resume(chat, kind, wants_pick)
+        elif not _refer_back(chat, kind, prefer_pick=wants_pick):
+            continue
+        if rng.random() < 0.4:
+            _pronoun(chat)
     return chat
 
 
-def _depends_share(turns: Sequence[EvalTurn]) -> float:
+def _dependent_share(turns: Sequence[EvalTurn]) -> float:
     judged = [t for t in turns if t.expected is not None]
-    return sum(t.depends for t in judged) / len(judged)
+    return sum(t.depends for t in judged) / len(judged) if judged else 0.0
 
 
-def sessions_set(seed: int) -> list[EvalCase]:
-    rng = random.Random(f"{seed}:sessions")
-    cases: list[EvalCase] = []
-    shapes: list[list[str]] = []
-    while len(cases) < SESSIONS:
-        chat = _session(rng)
-        if not 8 <= len(chat.turns) <= 15 or _depends_share(chat.turns) < 0.6:
+def session_kinds(seed: int, part: str) -> list[list[str]]:
+    """What each turn of each session of a part is (`give-named`, `ref-back:act-sum`...)."""
+    return [chat.kinds for chat in _sessions(seed, part)]
+
+
+def _sessions(seed: int, part: str) -> list[_Chat]:
+    rng = random.Random(f"{seed}:sessions:{part}")
+    words = family("sessions", part)
+    chats: list[_Chat] = []
+    balance: Counter[str] = Counter()
+    while len(chats) < SESSIONS:
+        chat = _session(rng, words, len(chats), balance)
+        if not MIN_TURNS <= len(chat.turns) <= MAX_TURNS:
             continue
-        if chat.shape in shapes:
+        if _dependent_share(chat.turns) < MIN_DEPENDENT_SHARE:
             continue
-        shapes.append(chat.shape)
-        cases.append(
-            EvalCase(
-                name=f"session-{len(cases):02d}",
-                category="chain",
-                wording="chat",
-                turns=tuple(chat.turns),
-            )
+        if any(chat.turns == other.turns for other in chats):
+            continue
+        chats.append(chat)
+        for kind in chat.kinds:
+            for back in BACK_KINDS:
+                if f"ref-{back}" in kind:
+                    balance[back] += 1
+    return chats
+
+
+def sessions_set(seed: int, part: str) -> list[EvalCase]:
+    """One part of `sessions` for one seed."""
+    return [
+        EvalCase(
+            name=f"sessions-{part}-{seed}-{i:02d}",
+            category="chain",
+            wording="chat",
+            turns=tuple(chat.turns),
         )
-    return cases
+        for i, chat in enumerate(_sessions(seed, part))
+    ]

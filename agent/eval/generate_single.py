@@ -1,9 +1,9 @@
 """The single-question generators of the eval set: one turn, one exact answer each.
 
 Why a module of its own: each category (roots, derivatives, function values, integrals,
-closed arithmetic) has its own wordings and random draws, and `single_set` turns them into
-the "single" set. `agent.eval.generate` assembles the files; the draws here must keep their
-order, or the committed `single.json` changes.
+closed arithmetic, function notation) has its own random draws, worded from one part's family
+(`agent.eval.wordings`); `single_set(seed, part)` makes that part. The draws here must keep
+their order, or the committed `single-*.json` change.
 """
 
 from __future__ import annotations
@@ -27,8 +27,24 @@ from agent.eval.generate_common import (
     real_roots,
     variable,
 )
+from agent.eval.wordings import Family, family
 
-PER_CATEGORY = 16
+# Cases per category in one part: about 40 questions, playable by a small model in minutes.
+PER_CATEGORY = {
+    "roots-1": 3,
+    "roots-2": 3,
+    "roots-3": 3,
+    "roots-4": 3,
+    "derivative-1": 3,
+    "derivative-2": 3,
+    "derivative-3": 3,
+    "function-value": 3,
+    "integral-definite": 3,
+    "integral-indefinite": 3,
+    "closed": 4,
+    "chained-equality": 3,
+    "function-notation": 4,
+}
 
 
 def _equation(rng: random.Random, degree: int, v: sp.Symbol, wording: str) -> sp.Expr:
@@ -54,31 +70,12 @@ def _equation(rng: random.Random, degree: int, v: sp.Symbol, wording: str) -> sp
     return from_roots(roots, lead, v)
 
 
-ROOTS_DATASET = (
-    "Solve {eq} for {v}.",
-    "Let {eq}. What is {v}?",
-    "Find {v} such that {eq}.",
-    "Suppose {eq}. What is {v}?",
-    "Determine {v} so that {eq}.",
-    "Solve {eq0} for {v}.",
-)
-ROOTS_CHAT = (
-    "solve {eq}",
-    "what are the roots of {p}",
-    "find the zeros of {p}",
-    "{eq}, what's {v}?",
-    "solve for {v}: {eq}",
-    "for which {v} is {eq}?",
-)
-
-
-def roots_question(rng: random.Random, degree: int, wording: str) -> Question:
+def roots_question(rng: random.Random, degree: int, wording: str, words: Family) -> Question:
     v = variable(rng, wording)
     poly = _equation(rng, degree, v, wording)
     lhs, rhs = poly, sp.Integer(0)
     constant = poly.subs(v, 0)
-    templates = ROOTS_DATASET if wording == "dataset" else ROOTS_CHAT
-    template = rng.choice(templates)
+    template = rng.choice(words[f"roots/{wording}"])
     if "{p}" not in template and degree == 1 and rng.random() < 0.5:
         shift = coefficient(rng, -12, 12)  # "-4*w - 3 = 5"
         lhs, rhs = poly + shift, sp.Integer(shift)
@@ -112,45 +109,10 @@ def _several_variables(rng: random.Random, v: sp.Symbol, order: int) -> sp.Expr:
             return expr
 
 
-DERIVATIVE_DATASET = {
-    1: (
-        "Differentiate {f} with respect to {v}.",
-        "What is the derivative of {f} wrt {v}?",
-        "Find the first derivative of {f} wrt {v}.",
-        "Differentiate {f} wrt {v}.",
-    ),
-    2: (
-        "Find the second derivative of {f} wrt {v}.",
-        "What is the second derivative of {f} wrt {v}?",
-        "Differentiate {f} twice with respect to {v}.",
-    ),
-    3: (
-        "What is the third derivative of {f} wrt {v}?",
-        "Find the third derivative of {f} wrt {v}.",
-        "Differentiate {f} three times with respect to {v}.",
-    ),
-}
-DERIVATIVE_CHAT_ONE = {
-    1: ("differentiate {f}", "derivative of {f}", "what's the derivative of {f}?"),
-    2: ("second derivative of {f}", "what's the 2nd derivative of {f}", "differentiate {f} twice"),
-    3: ("third derivative of {f}", "differentiate {f} three times", "f(x) = {f}, find f'''"),
-}
-DERIVATIVE_CHAT_SEVERAL = {
-    1: ("d/d{v} of {f}", "partial derivative of {f} with respect to {v}"),
-    2: ("second derivative of {f} with respect to {v}", "differentiate {f} twice wrt {v}"),
-    3: (
-        "third derivative of {f} with respect to {v}",
-        "what is the 3rd derivative of {f} wrt {v}?",
-    ),
-}
-
-
-def derivative_question(rng: random.Random, order: int, wording: str) -> Question:
+def derivative_question(rng: random.Random, order: int, wording: str, words: Family) -> Question:
     several = rng.random() < (0.5 if wording == "dataset" else 0.35)
-    if wording == "dataset":
-        template = rng.choice(DERIVATIVE_DATASET[order])
-    else:
-        template = rng.choice((DERIVATIVE_CHAT_SEVERAL if several else DERIVATIVE_CHAT_ONE)[order])
+    key = f"derivative-{order}{'-several' if several and wording == 'chat' else ''}/{wording}"
+    template = rng.choice(words[key])
     # "f(x) = ..., find f'''" names the variable in the question: it is x there.
     v = sp.Symbol("x") if "f(x)" in template else variable(rng, wording)
     if several:
@@ -167,58 +129,24 @@ def derivative_question(rng: random.Random, order: int, wording: str) -> Questio
     return template.format(f=shown, v=v.name), Expected("expression", (sp.sstr(result),), v.name)
 
 
-VALUE_DATASET = (
-    "Let {g}({v}) = {f}. Give {g}({a}).",
-    "Let {g}({v}) = {f}. What is {g}({a})?",
-    "Let {g}({v}) = {f}. Calculate {g}({a}).",
-    "Let {g}({v}) = {f}. Determine {g}({a}).",
-    "Suppose {g}({v}) = {f}. What is {g}({a})?",
-)
-VALUE_CHAT = (
-    "if {g}({v}) = {f}, what is {g}({a})?",
-    "{g}({v}) = {f}. {g}({a}) = ?",
-    "let {g}({v}) = {f}; find {g}({a})",
-    "what's {g}({a}) when {g}({v}) = {f}?",
-    "evaluate {g}({v}) = {f} at {v} = {a}",
-)
+def _render(wording: str) -> Callable[[sp.Expr], str]:
+    return dataset_text if wording == "dataset" else chat_text
 
 
-def function_value_question(rng: random.Random, wording: str) -> Question:
+def _function_name(rng: random.Random, v: sp.Symbol) -> str:
+    return rng.choice([c for c in "fghkpqruvw" if c != v.name])
+
+
+def function_value_question(rng: random.Random, wording: str, words: Family) -> Question:
     v = variable(rng, wording)
-    g = rng.choice([c for c in "fghkpqruvw" if c != v.name])
+    g = _function_name(rng, v)
     f = polynomial(rng, v, rng.randint(1, 3))
     point: sp.Expr = sp.Integer(rng.randint(-7, 7))
     if wording == "chat" and rng.random() < 0.2:
         point = sp.Rational(rng.choice((-3, -1, 1, 3)), 2)
-    templates, render = (
-        (VALUE_DATASET, dataset_text) if wording == "dataset" else (VALUE_CHAT, chat_text)
-    )
-    text = rng.choice(templates).format(g=g, v=v.name, f=render(f), a=number_text(point))
+    template = rng.choice(words[f"function-value/{wording}"])
+    text = template.format(g=g, v=v.name, f=_render(wording)(f), a=number_text(point))
     return text, Expected("value", (sp.sstr(f.subs(v, point)),))
-
-
-DEFINITE_DATASET = (
-    "Calculate the definite integral of {f} from {a} to {b} with respect to {v}.",
-    "What is the integral of {f} wrt {v} from {a} to {b}?",
-)
-DEFINITE_CHAT = (
-    "integrate {f} from {a} to {b}",
-    "∫ ({f}) d{v} from {a} to {b}",
-    "definite integral of {f} from {v} = {a} to {v} = {b}",
-    "what's the integral of {f} d{v} between {a} and {b}?",
-    "compute the integral from {a} to {b} of {f} d{v}",
-)
-INDEFINITE_DATASET = (
-    "Find the indefinite integral of {f} with respect to {v}.",
-    "What is an antiderivative of {f} wrt {v}?",
-)
-INDEFINITE_CHAT = (
-    "what's the antiderivative of {f}",
-    "integrate {f} d{v}",
-    "indefinite integral of {f}",
-    "find an antiderivative of {f} with respect to {v}",
-    "∫ ({f}) d{v}",
-)
 
 
 def _integrand(rng: random.Random, v: sp.Symbol, wording: str) -> sp.Expr:
@@ -228,12 +156,12 @@ def _integrand(rng: random.Random, v: sp.Symbol, wording: str) -> sp.Expr:
     return f
 
 
-def integral_question(rng: random.Random, definite: bool, wording: str) -> Question:
+def integral_question(rng: random.Random, definite: bool, wording: str, words: Family) -> Question:
     v = variable(rng, wording)
-    render = dataset_text if wording == "dataset" else chat_text
+    render = _render(wording)
     if not definite:
         f = _integrand(rng, v, wording)
-        template = rng.choice(INDEFINITE_DATASET if wording == "dataset" else INDEFINITE_CHAT)
+        template = rng.choice(words[f"indefinite/{wording}"])
         return template.format(f=render(f), v=v.name), Expected(
             "antiderivative", (sp.sstr(f),), v.name
         )
@@ -247,7 +175,7 @@ def integral_question(rng: random.Random, definite: bool, wording: str) -> Quest
         f = polynomial(rng, v, rng.randint(1, 3))
         low, high = sorted(rng.sample(range(-3, 4), 2))
         a, b = sp.Integer(low), sp.Integer(high)
-    template = rng.choice(DEFINITE_DATASET if wording == "dataset" else DEFINITE_CHAT)
+    template = rng.choice(words[f"definite/{wording}"])
     text = template.format(f=render(f), v=v.name, a=number_text(a), b=number_text(b))
     return text, Expected("value", (sp.sstr(sp.integrate(f, (v, a, b))),))
 
@@ -261,77 +189,114 @@ def _dataset_arithmetic(rng: random.Random, kind: int) -> tuple[str, sp.Expr]:
     """Closed expressions in mathematics_dataset's `- -3`, `(-6)` style, with their value."""
     a, b, c, d = (sp.Integer(rng.choice((-1, 1)) * rng.randint(2, 12)) for _ in range(4))
     if kind == 0:
-        return f"What is {_paren(a)}**2 + {_paren(b)}**2?", a**2 + b**2
+        return f"{_paren(a)}**2 + {_paren(b)}**2", a**2 + b**2
     if kind == 1:  # subtracting a negative number is written "- -3", as the dataset does
-        return f"Calculate {a} + ({b} - {abs(c)}) - {d}.", a + (b - abs(c)) - d
+        return f"{a} + ({b} - {abs(c)}) - {d}", a + (b - abs(c)) - d
     if kind == 2:
-        return f"Evaluate {a}/{_paren(b)}*{_paren(c)}/{abs(d)}.", a / b * c / abs(d)
+        return f"{a}/{_paren(b)}*{_paren(c)}/{abs(d)}", a / b * c / abs(d)
     if kind == 3:
-        return (
-            f"What is the value of ({a}/{_paren(b)})/({c}/{_paren(d)})?",
-            (a / b) / (c / d),
-        )
+        return f"({a}/{_paren(b)})/({c}/{_paren(d)})", (a / b) / (c / d)
     if kind == 4:
-        return f"What is {a} - ({b} - {_paren(c)} - {_paren(d)})?", a - (b - c - d)
-    return f"Calculate ({a} - {_paren(b)})*{_paren(c)} + {_paren(d)}.", (a - b) * c + d
+        return f"{a} - ({b} - {_paren(c)} - {_paren(d)})", a - (b - c - d)
+    return f"({a} - {_paren(b)})*{_paren(c)} + {_paren(d)}", (a - b) * c + d
 
 
 def _chat_arithmetic(rng: random.Random, kind: int) -> tuple[str, sp.Expr]:
     a, b, c = (rng.randint(2, 12) for _ in range(3))
     if kind == 0:
         p, q, r, s = (rng.randint(lo, 9) for lo in (1, 2, 1, 2))
-        return f"compute ({p}/{q}) * ({r}/{s})", sp.Rational(p, q) * sp.Rational(r, s)
+        return f"({p}/{q}) * ({r}/{s})", sp.Rational(p, q) * sp.Rational(r, s)
     if kind == 1:
         n = rng.randint(2, 4)
-        return f"what's {a}^{n} - {b}*{c}", sp.Integer(a) ** n - b * c
+        return f"{a}^{n} - {b}*{c}", sp.Integer(a) ** n - b * c
     if kind == 2:
-        return f"how much is {a} × {b} - {c}?", sp.Integer(a * b - c)
+        return f"{a} × {b} - {c}", sp.Integer(a * b - c)
     if kind == 3:
-        return f"(-{a % 5 + 1})^3 + {b} = ?", sp.Integer(-((a % 5 + 1) ** 3) + b)
+        return f"(-{a % 5 + 1})^3 + {b}", sp.Integer(-((a % 5 + 1) ** 3) + b)
     if kind == 4:
-        return f"what is sqrt({a * a}) + {b}^2?", sp.Integer(a + b * b)
-    return f"calculate {a} - {b} * ({c} - {a + 3})", sp.Integer(a - b * (c - a - 3))
+        return f"sqrt({a * a}) + {b}^2", sp.Integer(a + b * b)
+    return f"{a} - {b} * ({c} - {a + 3})", sp.Integer(a - b * (c - a - 3))
 
 
-def closed_question(rng: random.Random, wording: str, i: int) -> Question:
-    """Every form in turn (`i` is the case's place in its category), not six random draws."""
-    make = _dataset_arithmetic if wording == "dataset" else _chat_arithmetic
-    text, value = make(rng, (i // 2) % 6)
+def arithmetic(rng: random.Random, wording: str, kind: int) -> tuple[str, sp.Expr]:
+    """A closed expression of form `kind` (0-5) in the wording's notation, and its value."""
+    return (_dataset_arithmetic if wording == "dataset" else _chat_arithmetic)(rng, kind % 6)
+
+
+def closed_question(rng: random.Random, wording: str, i: int, words: Family) -> Question:
+    """The forms in turn (`i` is the case's place in its category), not random draws."""
+    shown, value = arithmetic(rng, wording, i + rng.randrange(6))
+    text = rng.choice(words[f"closed/{wording}"]).format(e=shown)
     return text, Expected("value", (sp.sstr(value),))
 
 
-Builder = Callable[[random.Random, str, int], Question]
+def chained_question(rng: random.Random, wording: str, words: Family) -> Question:
+    """`h(t) = -5t^2 + 20t + 15 = 0, solve for t`: function notation and an equation at once."""
+    v = variable(rng, wording)
+    poly = _equation(rng, rng.choice((2, 2, 3)), v, wording)
+    template = rng.choice(words[f"chained/{wording}"])
+    text = template.format(g=_function_name(rng, v), v=v.name, p=_render(wording)(poly))
+    roots = real_roots(poly, sp.Integer(0), v)
+    return text, Expected("roots", tuple(sp.sstr(r) for r in roots), v.name)
 
 
-def _single_builders() -> list[tuple[str, Builder, float]]:
-    """(category, builder taking (rng, wording, index in category), share of dataset wording)."""
+def notation_question(rng: random.Random, wording: str, i: int, words: Family) -> Question:
+    """A function defined by name, then asked about by that name: zeros, g', an integral."""
+    v = variable(rng, wording)
+    g = _function_name(rng, v)
+    ask = ("zeros", "derivative", "integral")[i % 3]
+    poly = (
+        _equation(rng, rng.choice((2, 3)), v, wording)
+        if ask == "zeros"
+        else polynomial(rng, v, rng.randint(2, 4))
+    )
+    low, high = sorted(rng.sample(range(-3, 4), 2))
+    template = rng.choice(words[f"notation-{ask}/{wording}"])
+    text = template.format(g=g, v=v.name, p=_render(wording)(poly), a=low, b=high)
+    if ask == "zeros":
+        roots = real_roots(poly, sp.Integer(0), v)
+        return text, Expected("roots", tuple(sp.sstr(r) for r in roots), v.name)
+    if ask == "derivative":
+        return text, Expected("expression", (sp.sstr(derive(poly, v)),), v.name)
+    return text, Expected("value", (sp.sstr(sp.integrate(poly, (v, low, high))),))
+
+
+# A builder takes (rng, wording, index in category, family).
+Builder = Callable[[random.Random, str, int, Family], Question]
+
+
+def _single_builders() -> list[tuple[str, Builder]]:
     return [
         *(
-            (f"roots-{d}", lambda rng, w, i, d=d: roots_question(rng, d, w), 0.5)
+            (f"roots-{d}", lambda rng, w, i, f, d=d: roots_question(rng, d, w, f))
             for d in (1, 2, 3, 4)
         ),
         *(
-            (f"derivative-{n}", lambda rng, w, i, n=n: derivative_question(rng, n, w), 0.5)
+            (f"derivative-{n}", lambda rng, w, i, f, n=n: derivative_question(rng, n, w, f))
             for n in (1, 2, 3)
         ),
-        ("function-value", lambda rng, w, i: function_value_question(rng, w), 0.5),
-        ("integral-definite", lambda rng, w, i: integral_question(rng, True, w), 0.25),
-        ("integral-indefinite", lambda rng, w, i: integral_question(rng, False, w), 0.25),
-        ("closed", closed_question, 0.5),
+        ("function-value", lambda rng, w, i, f: function_value_question(rng, w, f)),
+        ("integral-definite", lambda rng, w, i, f: integral_question(rng, True, w, f)),
+        ("integral-indefinite", lambda rng, w, i, f: integral_question(rng, False, w, f)),
+        ("closed", closed_question),
+        ("chained-equality", lambda rng, w, i, f: chained_question(rng, w, f)),
+        ("function-notation", notation_question),
     ]
 
 
-def single_set(seed: int) -> list[EvalCase]:
-    rng = random.Random(f"{seed}:single")
+def single_set(seed: int, part: str) -> list[EvalCase]:
+    """One part of `single` for one seed: every category, the two wordings alternating."""
+    rng = random.Random(f"{seed}:single:{part}")
+    words = family("single", part)
     cases: list[EvalCase] = []
-    for category, build, dataset_share in _single_builders():
-        every = round(1 / dataset_share)
-        for i in range(PER_CATEGORY):
-            wording = "dataset" if i % every == 0 else "chat"
-            text, expected = build(rng, wording, i)
+    for category, build in _single_builders():
+        start = rng.randrange(2)  # which wording the category starts with
+        for i in range(PER_CATEGORY[category]):
+            wording = ("dataset", "chat")[(start + i) % 2]
+            text, expected = build(rng, wording, i, words)
             cases.append(
                 EvalCase(
-                    name=f"single-{len(cases):03d}",
+                    name=f"single-{part}-{seed}-{len(cases):03d}",
                     category=category,
                     wording=wording,
                     turns=(EvalTurn(text, expected),),

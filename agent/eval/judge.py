@@ -17,6 +17,8 @@ before it in its sentence, unless the word just before it makes it an input ("of
 "from", "to"...); otherwise it is "bare". Kinds look at what states something; when a reply
 states nothing that way (a lone "6·o − 48·o²"), its bare spans count instead.
 
+Workspace ids (`#2`, `#2[1]`) name objects of the chat and are dropped before anything else.
+
 Roots: the offered roots are the assigned and the stated numbers, or failing both the bare
 ones; so the numbers of a restated equation (`x^2 + 5x + 6 = 0`) are never offered roots.
 Every expected root must be offered, and every offered number must be an expected root.
@@ -102,6 +104,10 @@ _BRACES = (  # innermost braces first: `\frac{-5 \pm \sqrt{13}}{2}` takes two ro
     (r"([\^_])\s*\{([^{}]*)\}", r"\1(\2)"),
 )
 _REWRITES: tuple[tuple[str, Any], ...] = (
+    # Workspace ids are labels, not numbers offered: "(#2)", "#12", "#3's roots"; one that is
+    # given a value ("#2[1] = -3") reads as a letter would ("r = -3").
+    (r"#\d+(?:\[\d+\])*(?=\s*=(?!=))", " r "),
+    (r"\(\s*#\d+(?:\[\d+\])*\s*\)|#\d+(?:\[\d+\])*(?:'s)?", " "),
     (r"(?m)^[ \t]*(?:[-*•]|\d+[.)])[ \t]+", ""),  # list bullets: "- x = -3", "1. x = -3"
     (r"∫[₀-₉₋]*[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]*", " integral "),  # the bounds of ∫₀¹ are no answer
     (r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+", lambda m: f"^({m.group().translate(_SUPER)})"),

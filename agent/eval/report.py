@@ -2,7 +2,8 @@
 
 One `SetFigures` per set and strategy: accuracy (SymPy-judged), the share of replies that
 did not parse, tool steps per task, seconds per turn (median, p90), tokens per turn, and the
-two failures a person must never see. Targets (issue 11): reference all right, single ≥ 97%,
+two failures a person must never see; over several seeds, each set's median and spread. Targets
+(issue 11): reference all right, single ≥ 97%,
 sessions ≥ 90% of the turns that depend on earlier results with the default strategy, and no
 strategy more than 5 points below `none` there.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 
 from agent.eval.runner import TurnOutcome
@@ -102,6 +103,68 @@ def _percentile(ordered: list[float], share: float) -> float:
 
 
 @dataclass(frozen=True)
+class SeedSpread:
+    """How one set and strategy scored across seeds: median and min-max of the accuracies."""
+
+    set: str
+    strategy: str
+    seeds: tuple[int, ...]
+    accuracies: tuple[float, ...]
+    # Only seeds whose cases had dependent turns.
+    dependent_accuracies: tuple[float, ...] = ()
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.accuracies)
+
+    @property
+    def spread(self) -> tuple[float, float]:
+        return min(self.accuracies), max(self.accuracies)
+
+    @property
+    def dependent_median(self) -> float | None:
+        return statistics.median(self.dependent_accuracies) if self.dependent_accuracies else None
+
+    @property
+    def dependent_spread(self) -> tuple[float, float] | None:
+        values = self.dependent_accuracies
+        return (min(values), max(values)) if values else None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            **asdict(self),
+            "median": round(self.median, 4),
+            "spread": [round(v, 4) for v in self.spread],
+            "dependent_median": _rounded(self.dependent_median),
+            "dependent_spread": [round(v, 4) for v in self.dependent_spread or ()] or None,
+        }
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def spread(per_seed: Mapping[int, Sequence[SetFigures]]) -> list[SeedSpread]:
+    """One row per (set, strategy) over the seeds that played it, in first-played order."""
+    rows: dict[tuple[str, str], list[tuple[int, SetFigures]]] = {}
+    for seed, figures_of_seed in per_seed.items():
+        for row in figures_of_seed:
+            rows.setdefault((row.set, row.strategy), []).append((seed, row))
+    return [
+        SeedSpread(
+            set=set_name,
+            strategy=strategy,
+            seeds=tuple(seed for seed, _ in played),
+            accuracies=tuple(row.accuracy for _, row in played),
+            dependent_accuracies=tuple(
+                row.dependent_accuracy for _, row in played if row.dependent
+            ),
+        )
+        for (set_name, strategy), played in rows.items()
+    ]
+
+
+@dataclass(frozen=True)
 class TargetCheck:
     name: str
     met: bool
@@ -169,6 +232,8 @@ def check_targets(rows: Sequence[SetFigures], default_strategy: str) -> list[Tar
 # and then and sessions scored 8-9/12 (greedy decoding still varies between runs). The floors
 # allow that much noise: one reference miss, one single miss, four session misses, so a change
 # that makes the model answer worse fails CI. Below the issue's targets (above).
+# Measured on the earlier single-family sets; the subset is now taken from the test part (seed
+# 1), whose figures on the embedded model are still to be measured.
 CI_FLOORS = {"reference": 0.8, "single": 0.95, "sessions": 0.65}
 
 

@@ -261,3 +261,29 @@ def test_values_as_fractions_or_decimals(numerator: int, denominator: int, digit
         assert ok(f"It comes to {decimal}", expected)
         assert ok(f"{value} ≈ {decimal}", expected)
     assert not ok(f"The value is {value + 1}.", expected)
+
+
+# --- workspace ids -----------------------------------------------------------------------------
+
+
+def test_workspace_ids_are_labels_not_answers() -> None:
+    for reply in (
+        "The roots (#2) are x = -3 and x = -2",
+        "#2: x = -3, x = -2",
+        "The roots of #12 are -3 and -2.",
+        "#2's roots are -3 and -2",
+        "#13[1] = -3, #13[2] = -2",
+        "Roots of #12: -3 and -2 (#13[1] = -3, #13[2] = -2)",
+        "x = -3 and x = -2 (saved as #4)",
+    ):
+        assert ok(reply, ROOTS), reply
+    assert ok("#4 = 4x + 4, the derivative of #1", DERIVATIVE)
+    assert ok("The squares of #2[1] and #2[2] are 9 and 4.", SQUARES)
+    assert ok("#3 = 4x + 4, so #3 from 0 to 1 gives 6", Expected("value", ("6",)))
+
+
+def test_a_workspace_id_never_states_its_number() -> None:
+    assert not ok("The roots are x = -3 and x = 12", ROOTS)
+    assert not ok("x = -3 (#2)", ROOTS)  # -2 is only an id
+    assert not ok("The result is stored as #6.", Expected("value", ("6",)))
+    assert not ok("That is #9 and #4.", SQUARES)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from agent.context.registry import make_strategy
 from agent.core.loop import Agent
-from agent.eval.cases import EvalCase, EvalTurn, Expected, load_set, subset
+from agent.eval.cases import CI_PART, CI_SEED, EvalCase, EvalTurn, Expected, load_set, subset
+from agent.eval.generate import make_cases
 from agent.eval.report import check_targets, figures
 from agent.eval.runner import INVALID_REPLY_MARK, run_cases
 from agent.testing.in_process import InProcessModel
@@ -76,9 +77,12 @@ def test_a_tool_error_given_as_the_answer_is_counted() -> None:
 
 
 def test_the_ci_subset_is_fixed_and_covers_every_category() -> None:
-    single = load_set("single")
+    single = load_set("single", CI_PART)
     chosen = subset("single", single)
     assert {c.category for c in chosen} == {c.category for c in single}
-    assert chosen == subset("single", single) and len(chosen) < len(single) / 4
+    assert chosen == subset("single", make_cases("single", CI_PART, CI_SEED))
+    assert len(chosen) < len(single) * 0.7
     assert subset("reference", load_set("reference")) == load_set("reference")
-    assert 1 <= len(subset("sessions", load_set("sessions"))) <= 3
+    sessions = subset("sessions", load_set("sessions", CI_PART))
+    assert 1 <= len(sessions) <= 3
+    assert all(case.name.startswith("sessions-test-1-") for case in sessions)

@@ -1,0 +1,127 @@
+"""`math-agent eval --part/--seed/--seeds`: what is played, and the figures across seeds."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from agent.app.evaluate import make_plans, parse_args, seeds_of
+from agent.eval.report import figures, spread
+from agent.eval.runner import TurnOutcome
+
+
+def test_the_part_and_seed_default_to_test_and_1() -> None:
+    args = parse_args([])
+    assert (args.part, args.seed, args.seeds) == ("test", 1, None)
+    args = parse_args(["--set", "sessions", "--part", "dev", "--seed", "7"])
+    assert (args.set, args.part, args.seed) == (["sessions"], "dev", 7)
+    assert parse_args(["--seeds", "1,2,3"]).seeds == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--part", "all"],
+        ["--seeds", "1,x"],
+        ["--seeds", "1,1"],
+        ["--seed", "1", "--seeds", "2,3"],
+        ["--subset", "ci", "--part", "dev"],
+        ["--subset", "ci", "--seeds", "1,2"],
+    ],
+)
+def test_bad_part_and_seed_flags_are_refused(argv: list[str]) -> None:
+    with pytest.raises(SystemExit):
+        parse_args(argv)
+
+
+def test_plans_draw_each_seed_of_the_part_and_the_reference_once() -> None:
+    args = parse_args(["--set", "reference", "--set", "single", "--seeds", "2,3", "--limit", "2"])
+    plans = make_plans(args, "window")
+    assert [(p.set_name, p.seed, p.part) for p in plans] == [
+        ("reference", 2, None),
+        ("single", 2, "test"),
+        ("single", 3, "test"),
+    ]
+    assert [c.name for c in plans[1].cases] == ["single-test-2-000", "single-test-2-001"]
+    assert plans[1].cases != plans[2].cases
+    assert seeds_of(args) == [2, 3]
+
+
+def test_the_ci_subset_is_the_test_part_of_seed_1() -> None:
+    args = parse_args(["--subset", "ci", "--set", "sessions", "--strategy", "window"])
+    (plan,) = make_plans(args, "window")
+    assert (plan.part, plan.seed, plan.strategies) == ("test", 1, ["window"])
+    assert 1 <= len(plan.cases) <= 3
+    assert all(c.name.startswith("sessions-test-1-") for c in plan.cases)
+
+
+def _outcome(set_name: str, strategy: str, case: str, ok: bool, depends: bool) -> TurnOutcome:
+    return TurnOutcome(
+        set=set_name,
+        case=case,
+        category="chain",
+        wording="chat",
+        strategy=strategy,
+        turn=1,
+        text="",
+        judged=True,
+        depends=depends,
+        ok=ok,
+        why="",
+        reply="",
+        asked_back=False,
+        error=None,
+        tool_steps=1,
+        llm_calls=1,
+        repairs=0,
+        seconds=1.0,
+        input_tokens=10,
+        output_tokens=5,
+        tool_error_shown=False,
+        invalid_reply_shown=False,
+    )
+
+
+def _seed(right: int, of: int, dependent_right: int, dependent: int) -> list[TurnOutcome]:
+    """`of` sessions turns, `dependent` of them dependent; rights counted from the start."""
+    rows = []
+    for i in range(of):
+        depends = i < dependent
+        ok = i < dependent_right if depends else i - dependent < right - dependent_right
+        rows.append(_outcome("sessions", "window", f"c{i}", ok, depends))
+    return rows
+
+
+def test_spread_gives_each_seeds_median_and_min_max() -> None:
+    per_seed = {
+        1: figures(_seed(right=8, of=10, dependent_right=6, dependent=8)),
+        2: figures(_seed(right=6, of=10, dependent_right=4, dependent=8)),
+        3: figures(_seed(right=9, of=10, dependent_right=7, dependent=8)),
+    }
+    assert [row.accuracy for rows in per_seed.values() for row in rows] == [0.8, 0.6, 0.9]
+    (row,) = spread(per_seed)
+    assert (row.set, row.strategy, row.seeds) == ("sessions", "window", (1, 2, 3))
+    assert row.median == 0.8 and row.spread == (0.6, 0.9)
+    assert row.dependent_median == 6 / 8 and row.dependent_spread == (4 / 8, 7 / 8)
+    data = row.to_dict()
+    assert data["median"] == 0.8 and data["spread"] == [0.6, 0.9]
+    assert data["dependent_spread"] == [0.5, 0.875]
+
+
+def test_spread_keeps_sets_and_strategies_apart_and_skips_missing_dependent_turns() -> None:
+    single = [_outcome("single", "window", "s", ok, False) for ok in (True, False)]
+    none = [
+        dataclasses.replace(o, strategy="none")
+        for o in _seed(5, 10, dependent_right=5, dependent=5)
+    ]
+    per_seed = {
+        1: figures([*single, *none]),
+        2: figures([dataclasses.replace(o, ok=True) for o in [*single, *none]]),
+    }
+    rows = {(r.set, r.strategy): r for r in spread(per_seed)}
+    assert set(rows) == {("single", "window"), ("sessions", "none")}
+    assert rows["single", "window"].dependent_median is None
+    assert rows["single", "window"].median == 0.75 and rows["single", "window"].spread == (0.5, 1.0)
+    assert rows["sessions", "none"].dependent_spread == (1.0, 1.0)
+    assert rows["sessions", "none"].spread == (0.5, 1.0)
