@@ -32,6 +32,7 @@ TEXT_CHARS = {
     "upper": 60,
     "at": 40,
     "variable": 16,
+    "note": 60,
 }
 DEFAULT_TEXT_CHARS = 120
 # At most this many items in a list field (evaluate's points).

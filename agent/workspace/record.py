@@ -140,7 +140,7 @@ class Workspace:
         if self.notes:
             lines.append("About the user: " + "; ".join(self.notes[-MAX_NOTES:]))
         if hidden > 0:
-            lines.append(f"({hidden} older items not shown: recall finds them by id or math)")
+            lines.append(f"({hidden} older items not shown; their ids still work)")
         lines += [item.line() for item in sorted(older_functions + recent, key=_number)]
         return "\n".join(lines)
 

@@ -234,7 +234,7 @@ def test_structural_folds_finished_tasks_without_an_llm() -> None:
     assert only.exchanges == (
         SummaryExchangeRecord(
             question="solve x^2 + 5*x + 6 = 0",
-            answer="The roots are x = -3 and x = -2.",
+            answer="The roots are x = -3 and x = -2. [#2]",
             tools=("solve",),
         ),
     )

@@ -41,7 +41,7 @@ def test_tool_then_answer() -> None:
     ]
     # The second MathChat call saw the tool result as a user message.
     assert model.seen[1][-1].role == "user"
-    assert model.seen[1][-1].content.startswith("Tool result (solve):")
+    assert model.seen[1][-1].content.startswith("Tool result (solve) #2:")
     assert result.llm_calls == 2
 
 
@@ -204,55 +204,27 @@ def test_tool_messages_always_paired(status: str) -> None:
     assert [c.call_id for c in calls] == [r.call_id for r in results]
 
 
-def test_an_answer_to_a_question_keeps_the_words_of_the_request() -> None:
-    model = InProcessModel(
-        [
-            ask_back("What should I integrate?"),
-            integral("x^2", "0", "1"),
-            done("It is 1/3."),
-        ]
-    )
-    agent = make_agent(model, aids=SmallModelAids(check_tool_fit=True))
-    agent.run_turn("integrate this")
-    result = agent.run_turn("x^2 from 0 to 1")
-    # "integrate" came in the question's turn: the integral call runs without being questioned.
-    assert result.ok and [call.tool for call, _ in result.tool_runs] == ["integral"]
-    assert result.llm_calls == 2
-
-
-def test_small_models_see_the_solved_equations_with_the_request_never_stored() -> None:
+def test_every_call_of_a_turn_sees_the_same_workspace_and_the_request_is_stored_as_typed() -> None:
     model = InProcessModel(
         [
             solve("x^2 - 1 = 0"),
             done("The roots are x = -1 and x = 1."),
-            derivative("x^3"),
-            done("It is 3x^2."),
-            evaluate("(-1) + 1"),
+            evaluate("sum(#2)"),
             done("Their sum is 0."),
         ]
     )
-    agent = make_agent(model, aids=SmallModelAids(index_equations=True))
+    agent = make_agent(model)
     agent.run_turn("solve x^2 - 1 = 0")
-    agent.run_turn("differentiate x^3")
-    # Nothing solved before the first turn; the second names no earlier task: shown as typed.
-    assert model.seen[0][-1].content == "solve x^2 - 1 = 0"
-    assert model.seen[2][-1].content == "differentiate x^3"
     agent.run_turn("add the roots of the very first one")
-    shown = model.seen[4][-1].content
-    assert shown.startswith(wire.EQUATION_INDEX_HEADER)
-    assert "- first, the only one; quadratic in x: x^2 - 1 = 0 -> x = -1, x = 1" in shown
-    assert shown.endswith(")\nadd the roots of the very first one")
+    shown = model.seen[2][-1].content
+    assert shown.startswith(wire.WORKSPACE_HEADER)
+    assert "#2 roots of x^2 - 1 = 0: x = -1, x = 1" in shown
+    assert shown.endswith("\nRequest: add the roots of the very first one")
     # Every call of the turn is shown the same request (one prompt prefix for the cache) ...
-    assert model.seen[5][-3].content == shown
+    assert model.seen[3][-3].content == shown
     # ... and the history keeps the request as the user typed it.
-    stored = agent.session.working[8]
+    stored = agent.session.working[4]
     assert isinstance(stored, UserMessage) and stored.text == "add the roots of the very first one"
-    # Off (the default for hosted models): the request is shown as typed.
-    plain = InProcessModel([solve("x^2 - 1 = 0"), done("x = ±1"), done("3x^2"), done("0")])
-    quiet = make_agent(plain)
-    for text in ("solve x^2 - 1 = 0", "differentiate x^3", "add the roots of the very first one"):
-        quiet.run_turn(text)
-    assert plain.seen[-1][-1].content == "add the roots of the very first one"
 
 
 def test_small_models_keep_the_latest_task_as_it_happened_when_ledger_folds() -> None:

@@ -1,4 +1,4 @@
-"""`recall`: the model's search over every finished task of the conversation."""
+"""`recall`: workspace items and tasks out of view, by id, by name or by math, never by words."""
 
 from __future__ import annotations
 
@@ -9,52 +9,73 @@ from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessag
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import done, evaluate, solve
 from agent.testing.replies import recall as recall_reply
+from agent.workspace.record import build
 
 TASKS = [
     ("Hi, I'm Dana and I study chemistry.", "Hello Dana!", None),
-    ("solve x^2 - 4x - 5 = 0", "The roots are x = -1 and x = 5.", ("solve", "x = -1, x = 5")),
-    ("differentiate 3x^3 + 2x", "It is 9*x**2 + 2.", ("derivative", "9*x**2 + 2")),
-    ("how much fuel does the fleet burn at 40 km/h?", "12 litres.", ("evaluate", "12")),
-    ("solve y^2 - 9 = 0", "y = -3 or y = 3.", ("solve", "y = -3, y = 3")),
+    ("solve x^2 - 4x - 5 = 0", "The roots are x = -1 and x = 5.", ("solve", ("-1", "5"))),
+    ("differentiate 3x^3 + 2x", "It is 9*x**2 + 2.", ("derivative", ("9*x**2 + 2",))),
+    ("Let g(t) = t^3 - t", "Noted.", None),
+    ("solve y^2 - 9 = 0", "y = -3 or y = 3.", ("solve", ("-3", "3"))),
 ]
 
 
 def conversation() -> list[Message]:
     messages: list[Message] = []
+    number = 0
     for n, (question, answer, tool) in enumerate(TASKS):
         messages.append(UserMessage(text=question))
+        number = build(messages).next_number
         if tool is not None:
-            name, text = tool
+            name, values = tool
             messages += [
                 ToolCall(call_id=f"c{n}", tool=name, arguments={"expression": question}),
-                ToolResultMessage(call_id=f"c{n}", tool=name, ok=True, text=text),
+                ToolResultMessage(
+                    call_id=f"c{n}",
+                    tool=name,
+                    ok=True,
+                    text=", ".join(values),
+                    item=f"#{number}",
+                    values=values,
+                ),
             ]
         messages.append(AssistantMessage(text=answer, task_status="COMPLETED"))
     return messages
 
 
-def test_recall_finds_tasks_by_number_ordinal_result_and_topic() -> None:
+def lookup(query: str) -> str:
     history = conversation()
-    assert recall(history, "task 3").startswith("#3 differentiate 3x^3 + 2x")
-    assert recall(history, "the second problem").startswith("#2 solve x^2 - 4x - 5 = 0")
-    assert "#2 " in recall(history, "roots 5 and -1")
-    assert recall(history, "fleet fuel").startswith("#4 how much fuel")
-    assert "#1 " in recall(history, "my name")
+    return recall(history, build(history), query)
 
 
-def test_recall_says_so_when_nothing_matches() -> None:
-    assert "#1 to #5" in recall(conversation(), "zebra")
-    assert "No task" in recall([], "anything")
+def test_recall_finds_items_by_id_and_by_name() -> None:
+    assert lookup("#4").startswith("#4 d/d differentiate 3x^3 + 2x: 9*x^2 + 2")
+    assert lookup("#2 and #4").splitlines()[0].startswith("#2 ")
+    assert lookup("g").startswith("#5 function g (you): g(t) = t^3 - t")
+
+
+def test_recall_finds_items_and_tasks_by_their_math() -> None:
+    found = lookup("y^2 - 9 = 0").splitlines()
+    assert found[0].startswith("#7 roots of")  # newest first
+    assert "#6 equation (you): y^2 - 9 = 0" in found
+    assert any(line.startswith("5. solve y^2 - 9 = 0") for line in found)
+
+
+def test_words_alone_name_nothing_and_the_answer_says_how_to_ask() -> None:
+    said = lookup("the first equation")
+    assert said.startswith("Nothing matches 'the first equation': ask by id")
+    assert "#1-#7" in said
+    assert "the workspace is empty" in recall([], build([]), "anything")
 
 
 def test_the_loop_answers_recall_from_the_whole_conversation() -> None:
-    """A task the view leaves out is one lookup away, and the result grounds the next call."""
+    """An item the view leaves out is one look-up away, and its id then works in a call."""
     model = InProcessModel(
         [
             solve("x^2 - 4x - 5 = 0"),
             done("The roots are x = -1 and x = 5."),
-            recall_reply("the first equation"),
-            evaluate("x^2", "-1", "5"),
+            recall_reply("#2"),
+            evaluate("(#2)^2"),
             done("1 and 25."),
         ]
     )
@@ -64,23 +85,5 @@ def test_the_loop_answers_recall_from_the_whole_conversation() -> None:
     assert result.ok and result.reply.text == "1 and 25."
     (call, found), (_, squared) = result.tool_runs
     assert call.tool == "recall" and found.ok
-    assert found.text.startswith("#1 solve x^2 - 4x - 5 = 0 -> ")
-    assert squared.ok and "25" in squared.text
-    # Folded, the task's line keeps its own answer, not the recalled line.
-    line = agent.session.working[0].exchanges[-1]
-    assert line.answer == "1 and 25." and line.tools == ("evaluate",)
-
-
-def test_a_query_with_math_gets_only_the_tasks_holding_that_math() -> None:
-    history = conversation()
-    found = recall(history, "roots of the equation y^2 - 9 = 0").splitlines()
-    assert [line.split()[0] for line in found] == ["#5"]
-    # Words alone still find every task that shares them.
-    by_words = recall(history, "the roots we found").splitlines()
-    assert {line.split()[0] for line in by_words} >= {"#2", "#5"}
-    # Several tasks named alike: the latest first (a person asking for "the roots of the
-    # equation" again means the one just solved).
-    for query in ("roots of the equation", "what were the roots again?"):
-        assert recall(history, query).startswith("#5 solve y^2 - 9 = 0")
-    # Math no task holds falls back to the words.
-    assert "#2 " in recall(history, "the roots of z^2 + 1 = 0")
+    assert found.text == "#2 roots of x^2 - 4x - 5 = 0: x = -1, x = 5"
+    assert squared.ok and squared.values == ("1", "25")

@@ -127,7 +127,7 @@ def test_the_block_shows_notes_and_the_newest_items_and_counts_the_rest() -> Non
     assert block is not None
     lines = block.splitlines()
     assert lines[1] == "About the user: The user is Dana; wants 3 decimals"
-    assert lines[2] == "(13 older items not shown: recall finds them by id or math)"
+    assert lines[2] == "(13 older items not shown; their ids still work)"
     assert [line.split()[0] for line in lines[3:]] == ["#14", "#15", "#16", "#17", "#18"]
 
 
