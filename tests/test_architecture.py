@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.support.import_graph import cycles, package_graph
+import pytest
+
+from tests.support.import_graph import cycles, module_graph, package_graph, strongly_connected
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_MODULE_LINES = 500  # baml_client/ is generated and not checked
@@ -15,6 +17,21 @@ def test_no_package_level_import_cycle() -> None:
     graph = package_graph()
     assert "agent.core" in graph and "agent.context" in graph  # the graph was really built
     assert cycles(graph) == []
+
+
+@pytest.mark.parametrize("root", ["agent", "tools"])
+def test_no_module_level_import_cycle(root: str) -> None:
+    """Inside a package too: no module imports itself back through others, lazy imports and
+    type-checking imports included (a cycle there breaks as soon as one import moves up)."""
+    graph = module_graph(root)
+    assert len(graph) > 10  # the graph was really built
+    assert strongly_connected(graph) == []
+
+
+def test_the_cycle_finder_finds_module_cycles() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}, "f": set()}
+    assert strongly_connected(graph) == [["a", "b", "c"], ["e"]]
+    assert strongly_connected({"a": {"b"}, "b": set()}) == []
 
 
 def test_nothing_imports_the_app() -> None:

@@ -17,8 +17,10 @@ from rich.table import Table
 from rich.text import Text
 
 from agent.accounting.ledger import UsageLedger
-from agent.core.loop import TurnResult
+from agent.accounting.savings import HistorySaving
+from agent.core.loop import Agent, TurnResult
 from agent.core.session import Session, context_tokens
+from agent.core.transcript import CompactionRecord
 from agent.llm.model import StepProgress
 from agent.messages import (
     ToolCall,
@@ -127,8 +129,27 @@ def print_history(console: Console, session: Session) -> None:
     console.print(transcript)
 
 
-def print_tokens(console: Console, ledger: UsageLedger, recent: int = 8) -> None:
-    """Per function and per call, the summarizer's share and the saving against `none`."""
+def history_saving(agent: Agent) -> HistorySaving:
+    """What the agent's strategy kept out of MathChat prompts so far, and keeps out now."""
+    session, ledger = agent.session, agent.model.ledger
+    compactions = sum(
+        1 for e in session.transcript.entries if isinstance(e, CompactionRecord) and e.applied
+    )
+    return HistorySaving(
+        strategy=agent.strategy.name,
+        kept_out_so_far=ledger.history_tokens_saved,
+        chat_calls=ledger.count("MathChat"),
+        shown_now=session.history_tokens(agent.strategy.view(session.working, None)),
+        whole_now=session.uncompacted_tokens,
+        compactions=compactions,
+    )
+
+
+def print_tokens(
+    console: Console, ledger: UsageLedger, recent: int = 8, agent: Agent | None = None
+) -> None:
+    """Per function and per call, the helper calls' share and (given the agent) what its
+    strategy did not send against `none`, so far and now."""
     table = Table(title="Token use this session")
     table.add_column("function")
     table.add_column("calls", justify="right")
@@ -157,14 +178,16 @@ def print_tokens(console: Console, ledger: UsageLedger, recent: int = 8) -> None
         console.print(calls)
     chat_in, _ = ledger.totals("MathChat")
     helpers_in = tokens_in - chat_in
-    without = chat_in + ledger.history_tokens_saved
-    if tokens_in and without:
+    if tokens_in:
         console.print(
-            f"[dim]summarizer and other helper calls: {helpers_in} input tokens "
-            f"({helpers_in / tokens_in:.0%} of input). Without compaction (strategy none) the "
-            f"MathChat prompts of this run would have been about {without} tokens: net saving "
-            f"{1 - tokens_in / without:.0%}.[/]"
+            f"[dim]summarizer, repair and other helper calls: {helpers_in} input tokens "
+            f"({helpers_in / tokens_in:.0%} of input, as the server counts them).[/]"
         )
+    if agent is not None:
+        saving = history_saving(agent)
+        for line in saving.lines():
+            console.print(f"[dim]{escape(line)}[/]")
+        console.print("[dim](history sizes: o200k token estimates)[/]")
 
 
 def print_sessions(

@@ -133,7 +133,7 @@ class Repl:
         elif name == "/history":
             print_history(self.console, self.agent.session)
         elif name == "/tokens":
-            print_tokens(self.console, self.agent.model.ledger)
+            print_tokens(self.console, self.agent.model.ledger, agent=self.agent)
         elif name == "/compact":
             record = self.agent.compact("manual")
             self.agent.checkpoint()

@@ -25,8 +25,8 @@ DEFAULT_MEMORY_SCENARIOS = ("fleet-40", "decimals-50")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from agent.bench.catalog import SCENARIOS
     from agent.bench.memory_scenarios import MEMORY_SCENARIOS
-    from agent.bench.scenarios import SCENARIOS
     from agent.context.registry import STRATEGIES
 
     parser = argparse.ArgumentParser(
@@ -77,11 +77,12 @@ def main(argv: list[str] | None = None) -> int:
     so, rather than failing the whole benchmark.
     """
     args = build_parser().parse_args(argv)
+    from agent.bench.catalog import SCENARIOS
     from agent.bench.memory_scenarios import MEMORY_SCENARIOS, memory_retention
     from agent.bench.report import MATPLOTLIB_HINT, as_json, plot, print_table
     from agent.bench.runner import RunResult, run_scenario
     from agent.bench.scenario_file import ScenarioFileError, load_scenarios
-    from agent.bench.scenarios import DEFAULT_SEED, SCENARIOS, Scenario
+    from agent.bench.scenarios import DEFAULT_SEED, Scenario
     from agent.context.registry import STRATEGIES, make_strategy
 
     seed = DEFAULT_SEED if args.seed is None else args.seed

@@ -455,31 +455,3 @@ def plain_scenario(count: int, seed: int = DEFAULT_SEED) -> Scenario:
         tuple(tasks),
         f"{count} generated tasks, {refs} back-references, {clarified} clarification rounds",
     )
-
-
-def _phrased(count: int) -> Callable[[int], Scenario]:
-    def build(seed: int) -> Scenario:
-        from agent.bench.phrased import phrased_scenario
-
-        return phrased_scenario(count, seed)
-
-    return build
-
-
-def _homework(name: str) -> Callable[[int], Scenario]:
-    def build(seed: int) -> Scenario:
-        from agent.bench.homework import HOMEWORK
-
-        return HOMEWORK[name](seed)
-
-    return build
-
-
-# name -> build(seed); the reference conversation is fixed and ignores the seed.
-SCENARIOS: dict[str, Callable[[int], Scenario]] = {
-    "ref-3q": lambda seed: reference_scenario(),
-    "long-30": _phrased(30),
-    "long-100": _phrased(100),
-    "student-36": _homework("student-36"),
-    "physics-34": _homework("physics-34"),
-}

@@ -43,8 +43,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-# What each reply of the reference session must say, judged by the eval's SymPy judge (the
-# cassette is recorded from the embedded model, whose wording is its own).
+# What each reply of the reference session must say, judged by the eval's SymPy judge, not by
+# its wording. The cassette's replies come from the rule-based stand-in (its provenance says so;
+# tests/cassettes/README.md says why); judged this way, a recording from the embedded model,
+# whose wording is its own, can replace it unchanged.
 REFERENCE_EXPECTED = [
     Expected("roots", ("-3", "-2"), "x"),
     Expected("expression", ("4*x + 4",), "x"),

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 import agent.bench as bench
+from agent.bench.catalog import SCENARIOS
 from agent.bench.responder import BenchResponder, parse_position, summarize_messages
 from agent.bench.runner import kept_by_distance, lost_questions, retention_of, run_scenario
 from agent.bench.scenarios import (
     DEFAULT_SEED,
-    SCENARIOS,
     Scenario,
     Task,
     Turn,

@@ -8,9 +8,10 @@ import re
 
 import pytest
 
+from agent.bench.catalog import SCENARIOS
 from agent.bench.phrased import by_ordinal, by_position, phrased_scenario
 from agent.bench.retention_check import appears, missing_in_request
-from agent.bench.scenarios import DEFAULT_SEED, SCENARIOS
+from agent.bench.scenarios import DEFAULT_SEED
 
 SYSTEM = {"role": "system", "content": "You are a careful math assistant."}
 

@@ -127,7 +127,11 @@ QUESTIONS = [
     "integrate this",
     "x^3 from 0 to 2",
 ]
-KILL_AFTER_REQUESTS = [1, 2, 3, 4, 5, 6, 8, 9, 11, 13]
+# The script makes 11 LLM requests (two per question, one for "integrate this", which is asked
+# back); the REPL is killed after each of them. A point past the last request would wait for
+# a request that never comes and kill an idle REPL, so every point is asserted reached.
+SCRIPT_REQUESTS = 11
+KILL_AFTER_REQUESTS = list(range(1, SCRIPT_REQUESTS + 1))
 
 
 @pytest.mark.slow
@@ -135,6 +139,11 @@ def test_kill_9_at_many_points_loses_at_most_the_step_in_flight(tmp_path: Path) 
     rng = random.Random(7)
     survived = 0
     with serve(ScriptedResponder(reference_llm.reference_model())) as server:
+        # The points cover every request of the script: played through, it makes exactly these.
+        whole = _chat_process(tmp_path / "whole.sqlite3", server.base_url, "whole")
+        _, err = whole.communicate("\n".join(QUESTIONS) + "\n", timeout=120)
+        assert whole.returncode == 0, err
+        assert len(server.requests) == SCRIPT_REQUESTS == KILL_AFTER_REQUESTS[-1]
         for point in KILL_AFTER_REQUESTS:
             db = tmp_path / f"kill-{point}.sqlite3"
             process = _chat_process(db, server.base_url, "k")
@@ -144,6 +153,7 @@ def test_kill_9_at_many_points_loses_at_most_the_step_in_flight(tmp_path: Path) 
             deadline = time.monotonic() + 60
             while len(server.requests) - already < point and time.monotonic() < deadline:
                 time.sleep(0.002)
+            assert len(server.requests) - already >= point, f"kill point {point} not reached"
             time.sleep(rng.uniform(0, 0.03))
             process.send_signal(signal.SIGKILL)
             process.wait(timeout=10)

@@ -9,6 +9,10 @@
 
 `--from stand-in` records everything from the stand-in (always right, no model needed): for
 trying a prompt change before the real recording.
+
+Every cassette it writes carries its provenance (tests/support/provenance.py): which entries
+came from the embedded model (its name and weights sha256) and which from the stand-in, the
+prompt hash, the date and this command. `make record` runs it.
 """
 
 from __future__ import annotations
@@ -19,10 +23,11 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
 
 from agent.llm.replay import Cassette, RecordResponder, ScriptedResponder, serve
-from tests.support import reference_llm
+from tests.support import provenance, reference_llm
 
 ROOT = Path(__file__).parents[2]
 CASSETTES = Path(__file__).parents[1] / "cassettes"
@@ -101,11 +106,22 @@ def upstream_url(source: str) -> Iterator[str]:
         server.stop()
 
 
+def _keys(path: Path) -> set[str]:
+    return {entry.key for entry in Cassette.load(path).entries}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--from", dest="source", choices=("local", "stand-in"), default="local")
     args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    shared = {
+        "prompt_sha256": provenance.prompt_sha256(),
+        "recorded": datetime.now(timezone.utc).date().isoformat(),
+        "command": " ".join(["python -m tests.support.record_cassettes", *argv]),
+    }
     BAML_TESTS.unlink(missing_ok=True)
+    from_model: set[str] = set()
     if args.source == "stand-in":
         with upstream_url("stand-in") as url:
             runs = [record_reference(url), record_baml_tests(url)]
@@ -114,8 +130,15 @@ def main(argv: list[str] | None = None) -> int:
         included = tuple(arg for name in STAND_IN_TESTS for arg in ("-i", name))
         with upstream_url("local") as url:
             runs = [record_baml_tests(url, excluded)]
+        from_model = _keys(BAML_TESTS)
         with upstream_url("stand-in") as url:
             runs += [record_baml_tests(url, included), record_reference(url)]
+    # What answered each entry: the embedded model for the keys recorded from it, else the
+    # stand-in (the reference session always comes from the stand-in: REFERENCE_SOURCE).
+    sources = dict.fromkeys(from_model, provenance.EMBEDDED_MODEL)
+    for path in (BAML_TESTS, REFERENCE):
+        if path.exists():
+            provenance.label(path, shared, sources, default_source=provenance.STAND_IN)
     for run in runs:
         sys.stdout.write(run.stdout)
         sys.stderr.write(run.stderr)

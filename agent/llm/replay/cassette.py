@@ -40,31 +40,42 @@ def request_key(body: dict[str, Any]) -> str:
 
 @dataclass
 class CassetteEntry:
-    """One recorded exchange; `usage` is the upstream's own count, kept for reference."""
+    """One recorded exchange; `usage` is the upstream's own count, kept for reference.
+    `provenance` says where this reply came from where entries of one cassette differ (what
+    answered it); it adds to the cassette's own `provenance`."""
 
     key: str
     request: dict[str, Any]
     response: str
     usage: dict[str, Any] | None
     recorded_at: str
+    provenance: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "key": self.key,
             "request": self.request,
             "response": self.response,
             "usage": self.usage,
             "recorded_at": self.recorded_at,
         }
+        if self.provenance is not None:
+            data["provenance"] = self.provenance
+        return data
 
 
 class Cassette:
-    """Recorded completions keyed by `request_key`, stored as human-readable JSON."""
+    """Recorded completions keyed by `request_key`, stored as human-readable JSON.
+
+    `provenance` (optional, kept as read) says how the recording was made: the model and its
+    weights' sha256, a hash of the prompts, the date and the command (tests/cassettes/ requires
+    it; tests/support/provenance.py writes and checks it)."""
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else None
         self._entries: dict[str, CassetteEntry] = {}
         self._lock = threading.RLock()
+        self.provenance: dict[str, Any] | None = None
 
     @classmethod
     def load(cls, path: str | Path) -> Cassette:
@@ -75,6 +86,7 @@ class Cassette:
         data = json.loads(cassette.path.read_text(encoding="utf-8"))
         if data.get("version") != CASSETTE_VERSION:
             raise ValueError(f"{path}: unsupported cassette version {data.get('version')!r}")
+        cassette.provenance = data.get("provenance")
         for raw in data.get("entries", []):
             # Re-derive the key so a hand-edited request is still found.
             key = request_key(raw["request"])
@@ -84,6 +96,7 @@ class Cassette:
                 response=raw["response"],
                 usage=raw.get("usage"),
                 recorded_at=raw.get("recorded_at", ""),
+                provenance=raw.get("provenance"),
             )
         return cassette
 
@@ -115,10 +128,10 @@ class Cassette:
             raise ValueError("cassette has no path; pass one to save()")
         target.parent.mkdir(parents=True, exist_ok=True)
         with self._lock:
-            data = {
-                "version": CASSETTE_VERSION,
-                "entries": [e.to_json() for e in self._entries.values()],
-            }
+            data: dict[str, Any] = {"version": CASSETTE_VERSION}
+            if self.provenance is not None:
+                data["provenance"] = self.provenance
+            data["entries"] = [e.to_json() for e in self._entries.values()]
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
