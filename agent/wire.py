@@ -71,6 +71,14 @@ def is_tool_outcome(content: str) -> bool:
     return content.startswith(TOOL_PREFIXES)
 
 
+def tool_outcome_body(content: str) -> str:
+    """What a tool said, without its `Tool result (name) #N: ` label."""
+    if not is_tool_outcome(content):
+        return ""
+    head, _, body = content.partition(": ")
+    return body if head.endswith(")") or " #" in head else content
+
+
 def summary_line(question: str, answer: str) -> str:
     """One folded task: `- solve x^2 - 1 = 0 -> x = -1, x = 1`."""
     return f"{SUMMARY_LINE_PREFIX}{question}{SUMMARY_ARROW}{answer}"

@@ -170,8 +170,10 @@ def first_call_context(requests: list[dict[str, Any]], probe: str) -> str | None
         if not messages or wire.function_of(messages) != "MathChat":
             continue
         last_user = next((m for m in reversed(messages) if m.get("role") == "user"), None)
-        if last_user is not None and str(last_user.get("content", "")) == probe:
-            return "\n".join(str(m.get("content", "")) for m in messages[:-1])
+        shown = str(last_user.get("content", "")) if last_user is not None else ""
+        if wire.request_of(shown) == probe:
+            block = shown[: len(shown) - len(probe)]  # the workspace shown with the probe
+            return "\n".join([*(str(m.get("content", "")) for m in messages[:-1]), block])
     return None
 
 

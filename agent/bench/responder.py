@@ -47,7 +47,7 @@ def parse_position(messages: list[dict[str, Any]]) -> Position | None:
         if wire.is_tool_outcome(content):
             tool_results += 1
             continue
-        return Position(content, tool_results, index)
+        return Position(wire.request_of(content), tool_results, index)
     return None
 
 

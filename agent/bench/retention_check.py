@@ -35,7 +35,7 @@ def first_request_for(question: str, requests: Iterable[dict[str, Any]]) -> list
             continue
         users = [m for m in messages if m.get("role") == wire.USER]
         texts = [
-            str(m.get("content", ""))
+            wire.request_of(str(m.get("content", "")))
             for m in users
             if not wire.is_tool_outcome(str(m.get("content", "")))
         ]
@@ -51,7 +51,10 @@ def missing_in_request(
     messages = first_request_for(question, requests)
     if messages is None:
         return None
+    # The request itself is left out; the workspace shown with it counts.
     context = "\n".join(
-        str(m.get("content", "")) for m in messages if str(m.get("content", "")) != question
+        str(m.get("content", "")).removesuffix(question)
+        for m in messages
+        if str(m.get("content", "")) != question
     )
     return [n for n in needs if not appears(n, context)]

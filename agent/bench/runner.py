@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent import wire
 from agent.accounting.prompt_meter import meter
 from agent.accounting.tokenizer import count_messages
 from agent.bench.prefix import prefix_use
@@ -236,7 +237,14 @@ def floor_of(tasks: dict[str, Task], messages: list[dict[str, Any]]) -> int:
     task = tasks.get(position.text) if position is not None else None
     if task is None:
         return count_messages(messages)
-    start = max((i for i, m in enumerate(messages) if m.get("content") == task.question), default=0)
+    start = max(
+        (
+            i
+            for i, m in enumerate(messages)
+            if wire.request_of(str(m.get("content", ""))) == task.question
+        ),
+        default=0,
+    )
     system = meter().system_text
     if task.needs:
         system += " " + FLOOR_NOTE + ", ".join(task.needs)

@@ -103,7 +103,7 @@ class ScriptedRequest:
     @property
     def tool_text(self) -> str:
         """What the tool said, without its `Tool result (name): ` label."""
-        return self.last.split("): ", 1)[1] if wire.is_tool_outcome(self.last) else ""
+        return wire.tool_outcome_body(self.last)
 
 
 Handler = Callable[[ScriptedRequest], Reply]
