@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import sympy as sp
@@ -170,7 +171,13 @@ def _from_run(run: str, known: Mapping[str, str]) -> list[Captured]:
 def capture(text: str, known: Mapping[str, str] | None = None) -> list[Captured]:
     """The equations, expressions and definitions a message writes, in order; `known` maps
     the names of functions defined earlier to their bodies."""
-    names = dict(known or {})
+    return list(_capture(text, tuple(sorted((known or {}).items()))))
+
+
+@lru_cache(maxsize=4096)
+def _capture(text: str, known: tuple[tuple[str, str], ...]) -> tuple[Captured, ...]:
+    """Cached: the record is rebuilt from the conversation before every call."""
+    names = dict(known)
     found: list[Captured] = []
     for run in _runs(text):
         for item in _from_run(run, names):
@@ -178,4 +185,4 @@ def capture(text: str, known: Mapping[str, str] | None = None) -> list[Captured]
                 found.append(item)
             if item.name is not None:
                 names[item.name] = item.body
-    return found
+    return tuple(found)

@@ -204,7 +204,6 @@ def test_long_30_ledger_keeps_everything_at_under_60_percent_of_the_tokens_of_no
         assert run.errors == [] and run.compaction_refusals == 0, run.errors
         assert run.retention == 1.0 and run.memory == 1.0, run.lost
     assert ledger.input_tokens < 0.6 * none.input_tokens
-    assert ledger.overhead_median_ms < 5.0
 
 
 def test_a_strategy_that_cannot_be_built_is_skipped(
