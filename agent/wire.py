@@ -8,6 +8,7 @@ sentences of the BAML prompts in `baml_src/`; a test checks they are still there
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -61,6 +62,34 @@ COMPACT_INSTRUCTION = "Compact the conversation above."
 LlmFunction = Literal["MathChat", "SummarizeContext", "ExtractUserFacts"]
 
 
+# Numbers people write as words in a request ("from zero to two"), read as numerals.
+_NUMBER_WORDS = {
+    word: str(n)
+    for n, word in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ]
+    )
+}
+
+
+def numerals(text: str) -> str:
+    """`text` with number words from zero to twelve written as digits."""
+    return re.sub(r"[A-Za-z]+", lambda m: _NUMBER_WORDS.get(m.group(0).lower(), m.group(0)), text)
+
+
 def tool_outcome_text(tool: str, ok: bool, text: str, item: str | None = None) -> str:
     """`Tool result (solve) #2: x = -3, x = -2` or `Tool error (solve): ...`."""
     label = TOOL_RESULT_LABEL if ok else TOOL_ERROR_LABEL
@@ -112,7 +141,7 @@ def ledger_line(number: int, question: str, answer: str) -> str:
 
 # The workspace (`agent.workspace`) is shown just before the open request: its block, then
 # the request after this label. Never stored: the request stays as the person typed it.
-WORKSPACE_HEADER = "Workspace (use these ids in tool fields: #3, #2[1], sum(#2), f, f(3), f'):"
+WORKSPACE_HEADER = "Workspace (ids to use in tool fields):"
 REQUEST_LABEL = "Request: "
 
 

@@ -137,3 +137,27 @@ def _value(text: str) -> float | None:
     if not value.is_number or not value.is_real or value.has(sympy.zoo, sympy.nan):
         return None
     return float(value)
+
+
+# Words a note must share with what the person wrote: names, and words of four letters or more.
+_NOTE_WORD = re.compile(r"[^\W\d_][\w'-]*")
+
+
+def note_is_grounded(note: str, said: str) -> bool:
+    """A note about the person restates their own words: every capitalised word of it (a
+    name) and at least one longer word appear in what they wrote. A small model copies the
+    prompt's example note ("The user is called Sam") into chats where nobody said so."""
+    heard = {w.lower() for w in _NOTE_WORD.findall(said)}
+    words = _NOTE_WORD.findall(note)
+    names = [w for i, w in enumerate(words) if w[0].isupper() and i > 0]
+    if any(name.lower() not in heard for name in names):
+        return False
+    return any(len(w) >= 4 and w.lower() in heard for w in words)
+
+
+def unwritten_values(values: list[str], said: str, known: set[str]) -> list[str]:
+    """The numbers of a call's bounds or points that the person did not write in this task
+    and no result holds ("integrate this" answered with bounds 0 and 1 nobody gave)."""
+    written = set(_NUMBER.findall(said.translate(_SUPERSCRIPTS))) | known
+    found = [n for v in values for n in _NUMBER.findall(v)]
+    return list(dict.fromkeys(n for n in found if n not in written))

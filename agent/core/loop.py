@@ -17,7 +17,13 @@ from baml_py import AbortController
 
 from agent import wire
 from agent.context.base import Compaction, CompactionInput, ContextStrategy, Trigger
-from agent.core.grounding import miscalculations, ungrounded_reason, unverified_numbers
+from agent.core.grounding import (
+    miscalculations,
+    note_is_grounded,
+    ungrounded_reason,
+    unverified_numbers,
+    unwritten_values,
+)
 from agent.core.plain_math import plain_math
 from agent.core.recall import recall
 from agent.core.session import Session
@@ -233,10 +239,11 @@ class Agent:
             if cancel.cancelled:
                 raise TurnCancelled()
             if isinstance(step, MessageToUser):
+                note = (step.note or "").strip()
                 reply = AssistantMessage(
                     text=plain_math(step.response),
                     task_status=step.task_status,
-                    note=(step.note or "").strip() or None,
+                    note=note if note and note_is_grounded(note, self._task_text()) else None,
                 )
                 doubt = None if checked or not self.aids.verify_answers else self._unverified(reply)
                 checked = True
@@ -301,6 +308,8 @@ class Agent:
         if isinstance(step, TaskRecall):
             found = recall(conversation, workspace, step.query)
             return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=True, text=found)
+        if (unsaid := self._unsaid_bounds(call, workspace)) is not None:
+            return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=False, text=unsaid)
         try:
             arguments = resolve_arguments(call.tool, call.arguments, workspace)
         except ReferenceProblem as problem:
@@ -326,6 +335,32 @@ class Agent:
             item=f"#{workspace.next_number}" if values else None,
             values=values,
             subject=outcome.input,
+        )
+
+    def _task_text(self) -> str:
+        """What the person wrote in the open task: their messages since the last answer."""
+        said: list[str] = []
+        for message in reversed(self.session.conversation()):
+            if isinstance(message, AssistantMessage) and message.task_status == "COMPLETED":
+                break
+            if isinstance(message, UserMessage):
+                said.append(message.text)
+        return "\n".join(reversed(said))
+
+    def _unsaid_bounds(self, call: ToolCall, workspace: Workspace) -> str | None:
+        """Bounds of a definite integral that the person never gave and no result holds."""
+        if call.tool != "integral":
+            return None
+        bounds = [str(call.arguments.get(k) or "") for k in ("lower", "upper")]
+        bounds = [b for b in bounds if b and "#" not in b]
+        known = {v for item in workspace.items if item.origin != "you" for v in item.values}
+        unsaid = unwritten_values(bounds, wire.numerals(self._task_text()), known)
+        if not unsaid:
+            return None
+        return (
+            f"Not run: the bounds {', '.join(unsaid)} were not given in this request. Ask "
+            "the user which bounds they want, or whether they want the antiderivative, and "
+            "wait for the answer."
         )
 
     def compact(self, trigger: Trigger) -> CompactionRecord | None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from agent import wire
 from agent.accounting.prompt_meter import meter
 from agent.accounting.tokenizer import count_messages
 from agent.context.common import history_texts
@@ -21,9 +22,10 @@ from agent.context.tasks import unpaired_tool_messages
 from agent.core.loop import Agent
 from agent.core.transcript import CompactionRecord
 from agent.llm.replay import Fault
-from agent.messages import SummaryMessage, ToolCall
+from agent.messages import SummaryMessage, ToolCall, UserMessage
 from agent.testing.replies import answer, summary, tool_call
 from agent.testing.scripted import ScriptedModel, ScriptedRequest, scripted_agent
+from agent.workspace.record import build
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -112,4 +114,8 @@ def test_prompt_meter_matches_what_the_server_received() -> None:
         agent.run_turn("solve x^2 + 5*x + 6 = 0")
         working = [m for m in agent.session.working if not isinstance(m, ToolCall)][:1]
     first = server.requests[0]["messages"]
-    assert meter().exact(working) == count_messages(first)
+    # The open request was shown after the workspace block (not part of the history).
+    block = build(working).render()
+    assert block is not None
+    shown = [UserMessage(text=wire.with_workspace(block, working[0].text))]
+    assert meter().exact(shown) == count_messages(first)

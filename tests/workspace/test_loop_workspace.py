@@ -119,3 +119,39 @@ def test_a_call_that_writes_no_id_still_needs_math_from_the_chat() -> None:
     turn = agent.run_turn("integrate this")
     (_call, refused) = turn.tool_runs[0]
     assert not refused.ok and refused.text.startswith("Not run:")
+
+
+def test_a_note_the_person_never_said_is_dropped() -> None:
+    copied = json.dumps(
+        {
+            "response": "x = -1, x = 1",
+            "tool": "message_to_user",
+            "task_status": "COMPLETED",
+            "note": "The user is called Sam",
+        }
+    )
+    agent = make_agent(InProcessModel([solve("x^2 - 1 = 0"), copied]))
+    assert agent.run_turn("solve x^2 - 1 = 0").reply.note is None
+    assert build(agent.session.conversation()).notes == []
+
+
+def test_integral_bounds_nobody_gave_are_not_run_and_the_model_is_told_to_ask() -> None:
+    model = InProcessModel(
+        [
+            derivative("2x^2 + 4x - 6"),
+            done("4*x + 4"),
+            tool_call("integral", expression="#2", lower="0", upper="1"),
+            answer("Definite or indefinite, and between which bounds?", "PROCESSING"),
+            tool_call("integral", expression="#2", lower="0", upper="1"),
+            done("6"),
+        ]
+    )
+    agent = make_agent(model)
+    agent.run_turn("differentiate 2x^2 + 4x - 6")
+    turn = agent.run_turn("integrate this")
+    ((_call, refused),) = turn.tool_runs
+    assert not refused.ok and refused.text.startswith("Not run: the bounds 0, 1 were not given")
+    assert turn.reply is not None and turn.reply.task_status == "PROCESSING"
+    # The person's answer gives them (in words too): the call runs.
+    turn = agent.run_turn("definite, from zero to one")
+    assert turn.tool_runs[0][1].ok and turn.tool_runs[0][1].values == ("6",)
