@@ -89,7 +89,7 @@ def make_plans(args: argparse.Namespace, default_strategy: str) -> list[Plan]:
                 cases = subset(set_name, cases)
             if args.limit is not None:
                 cases = cases[: args.limit]
-            if set_name == "sessions":
+            if set_name == "sessions" and args.subset != "ci":
                 strategies = args.strategy or _session_strategies(default_strategy)
             else:
                 strategies = args.strategy[:1] if args.strategy else [default_strategy]

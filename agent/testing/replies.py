@@ -41,9 +41,11 @@ def recall(query: str) -> str:
     return tool_call("recall", query=query)
 
 
-def answer(text: str, status: str = "COMPLETED") -> str:
-    """A message to the user: an answer (COMPLETED) or a question back (PROCESSING)."""
-    return json.dumps({"response": text, "tool": "message_to_user", "task_status": status})
+def answer(text: str, status: str = "COMPLETED", note: str | None = None) -> str:
+    """A message to the user: an answer (COMPLETED) or a question back (PROCESSING), with
+    an optional note about the person."""
+    reply = {"response": text, "tool": "message_to_user", "task_status": status}
+    return json.dumps(reply if note is None else {**reply, "note": note})
 
 
 def done(text: str) -> str:

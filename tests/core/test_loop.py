@@ -18,7 +18,7 @@ from agent.messages import (
     UserMessage,
 )
 from agent.testing.in_process import InProcessModel
-from agent.testing.replies import ask_back, derivative, done, evaluate, integral, solve, summary
+from agent.testing.replies import ask_back, derivative, done, evaluate, solve, summary
 
 
 def make_agent(model: InProcessModel, strategy: str = "none", **kwargs) -> Agent:

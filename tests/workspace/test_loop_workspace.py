@@ -6,8 +6,6 @@ by `math-agent eval` on the embedded model.
 
 from __future__ import annotations
 
-import json
-
 from agent import wire
 from agent.context.registry import make_strategy
 from agent.core.loop import Agent
@@ -47,7 +45,7 @@ def test_an_unknown_id_is_a_tool_error_the_model_can_fix() -> None:
     model = InProcessModel([derivative("#7"), derivative("#1"), done("2*x + 5")])
     agent = make_agent(model)
     turn = agent.run_turn("differentiate x^2 + 5x + 6")
-    (bad, error), (good, result) = turn.tool_runs
+    (_bad, error), (_good, result) = turn.tool_runs
     assert not error.ok and error.text == "There is no #7: the workspace has #1."
     assert result.ok and result.values == ("2*x + 5",) and result.item == "#2"
     assert turn.reply is not None and turn.reply.text == "2*x + 5"
@@ -84,14 +82,7 @@ def agent_results(agent: Agent) -> list:
 
 
 def test_a_note_about_the_person_is_kept_in_the_workspace_through_compaction() -> None:
-    noted = json.dumps(
-        {
-            "response": "Nice to meet you, Dana.",
-            "tool": "message_to_user",
-            "task_status": "COMPLETED",
-            "note": "The user is Dana; wants 3 decimals",
-        }
-    )
+    noted = answer("Nice to meet you, Dana.", note="The user is Dana; wants 3 decimals")
     model = InProcessModel([noted, solve("y^2 - 2 = 0"), answer("y = ±1.414")])
     agent = make_agent(model, strategy="structural")
     agent.run_turn("I'm Dana, always 3 decimals please")
@@ -122,14 +113,7 @@ def test_a_call_that_writes_no_id_still_needs_math_from_the_chat() -> None:
 
 
 def test_a_note_the_person_never_said_is_dropped() -> None:
-    copied = json.dumps(
-        {
-            "response": "x = -1, x = 1",
-            "tool": "message_to_user",
-            "task_status": "COMPLETED",
-            "note": "The user is called Sam",
-        }
-    )
+    copied = answer("x = -1, x = 1", note="The user is called Sam")
     agent = make_agent(InProcessModel([solve("x^2 - 1 = 0"), copied]))
     assert agent.run_turn("solve x^2 - 1 = 0").reply.note is None
     assert build(agent.session.conversation()).notes == []
