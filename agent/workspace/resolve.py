@@ -170,13 +170,18 @@ def _restated_definition(text: str, workspace: Workspace) -> str | None:
         return None
     item = workspace.names[match.group(1)]
     rhs = match.group(3).strip()
+    chained = None
+    if rhs.count("=") == 1:  # h(t) = <body> = 0: the equation on h
+        rhs, _, chained = (part.strip() for part in rhs.partition("="))
     try:
         value = parse_expression(rhs)
         body = parse_expression(item.body)
     except ToolError:
         return None
     if sp.simplify(value - body) == 0:
-        return item.body
+        return item.body if chained is None else f"{item.body} = {chained}"
+    if chained is not None:
+        return None
     if not value.free_symbols:
         return f"{item.body} = {rhs}"
     return None  # a new definition: the tools read it as written

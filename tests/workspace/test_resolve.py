@@ -47,6 +47,11 @@ def test_the_record_numbers_the_persons_math_and_results_in_order(workspace: Wor
         ("solve", {"equation": "h = 0"}, {"equation": "(-5*t**2 + 20*t + 1) = 0"}),
         ("solve", {"equation": "h(t) = 0"}, {"equation": "-5*t**2 + 20*t + 1 = 0"}),
         (
+            "solve",
+            {"equation": "h(t) = -5t^2 + 20t + 1 = 0"},
+            {"equation": "-5*t**2 + 20*t + 1 = 0"},
+        ),
+        (
             "derivative",
             {"expression": "h(t) = -5t^2 + 20t + 1"},
             {"expression": "-5*t**2 + 20*t + 1"},
