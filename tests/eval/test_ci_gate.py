@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.eval.report import CI_FLOORS, SetFigures, check_floors
+from agent.eval.report import CI_FLOORS, CI_MAX_SHOWN_FAILURES, SetFigures, check_floors
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = "window"
@@ -83,9 +83,16 @@ def test_all_right_passes_and_only_the_default_strategy_is_gated() -> None:
     assert passes([*rows, other])
 
 
-def test_an_invalid_reply_shown_as_an_answer_fails_the_gate() -> None:
+def test_invalid_replies_shown_past_the_allowance_fail_the_gate() -> None:
     rows = [report(name, 100) for name in CI_FLOORS]
-    rows[0] = report(rows[0].set, 100, invalid_shown=1)
+    rows[0] = report(rows[0].set, 100, invalid_shown=CI_MAX_SHOWN_FAILURES)
+    assert passes(rows)
+    rows[0] = report(rows[0].set, 100, invalid_shown=CI_MAX_SHOWN_FAILURES + 1)
+    assert not passes(rows)
+
+
+def test_a_floored_set_missing_from_the_report_fails_the_gate() -> None:
+    rows = [report(name, 100) for name in CI_FLOORS][1:]
     assert not passes(rows)
 
 
