@@ -229,11 +229,12 @@ def check_targets(rows: Sequence[SetFigures], default_strategy: str) -> list[Tar
 # What CI's subset (`math-agent eval --subset ci`: reference, 2 questions per category of the
 # single test part and its first 2 sessions, seed 1) must keep on the embedded model, with
 # the default strategy. Measured at e3f26ca on 2026-11-25, one run (docs/eval.md): single
-# 21/26 on the subset (36/41 on the whole test part), sessions SESSIONS_MEASURED, reference
+# 21/26 on the subset (36/41 on the whole test part), sessions 3/13 dependent turns on
+# the subset (19/56 on the whole test part), reference
 # 4/5 and 3/5 in two runs of the live conversation. Greedy decoding still varies between
 # runs, so each floor sits one or two answers under its figure: a change that makes the model
 # answer worse fails CI, the noise of one run does not.
-CI_FLOORS = {"reference": 0.6, "single": 0.73, "sessions": SESSIONS_FLOOR}
+CI_FLOORS = {"reference": 0.6, "single": 0.73, "sessions": 0.15}
 # Unreadable answers ("not a valid tool call", a tool's raw error) allowed in one CI run:
 # 1 was shown in the 41 turns of the single test part (seed 1); the product target is 0.
 CI_MAX_SHOWN_FAILURES = 2
