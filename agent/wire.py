@@ -8,7 +8,6 @@ sentences of the BAML prompts in `baml_src/`; a test checks they are still there
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -60,34 +59,6 @@ FACTS_MARK = "You keep a short list of durable facts about the user"
 COMPACT_INSTRUCTION = "Compact the conversation above."
 
 LlmFunction = Literal["MathChat", "SummarizeContext", "ExtractUserFacts"]
-
-
-# Numbers people write as words in a request ("from zero to two"), read as numerals.
-_NUMBER_WORDS = {
-    word: str(n)
-    for n, word in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-        ]
-    )
-}
-
-
-def numerals(text: str) -> str:
-    """`text` with number words from zero to twelve written as digits."""
-    return re.sub(r"[A-Za-z]+", lambda m: _NUMBER_WORDS.get(m.group(0).lower(), m.group(0)), text)
 
 
 def tool_outcome_text(tool: str, ok: bool, text: str, item: str | None = None) -> str:

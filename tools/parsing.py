@@ -436,7 +436,7 @@ def parse_assignments(
     """Read ``x=1, y=2`` into ``[("x", 1), ("y", 2)]``."""
     text = _check_text(text, what)
     pairs: list[tuple[str, sp.Expr]] = []
-    for part in _split_top_level(text):
+    for part in split_top_level(text):
         if "=" not in part:
             raise ParseError(
                 f"Could not read '{_shown(text)}': each value needs the form name=value, "
@@ -449,7 +449,7 @@ def parse_assignments(
     return pairs
 
 
-def _split_top_level(text: str) -> list[str]:
+def split_top_level(text: str) -> list[str]:
     """Split at commas that are not inside brackets."""
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):

@@ -155,9 +155,38 @@ def note_is_grounded(note: str, said: str) -> bool:
     return any(len(w) >= 4 and w.lower() in heard for w in words)
 
 
+# Numbers people write as words in a request ("from zero to two"), read as numerals.
+_NUMBER_WORDS = {
+    word: str(n)
+    for n, word in enumerate(
+        (
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        )
+    )
+}
+
+
+def _numerals(text: str) -> str:
+    """`text` with number words from zero to twelve written as digits."""
+    return re.sub(r"[A-Za-z]+", lambda m: _NUMBER_WORDS.get(m.group(0).lower(), m.group(0)), text)
+
+
 def unwritten_values(values: list[str], said: str, known: set[str]) -> list[str]:
     """The numbers of a call's bounds or points that the person did not write in this task
-    and no result holds ("integrate this" answered with bounds 0 and 1 nobody gave)."""
-    written = set(_NUMBER.findall(said.translate(_SUPERSCRIPTS))) | known
+    (in digits or as a word) and no result holds ("integrate this" answered with bounds 0
+    and 1 nobody gave)."""
+    written = set(_NUMBER.findall(_numerals(said).translate(_SUPERSCRIPTS))) | known
     found = [n for v in values for n in _NUMBER.findall(v)]
     return list(dict.fromkeys(n for n in found if n not in written))

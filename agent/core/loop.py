@@ -354,7 +354,7 @@ class Agent:
         bounds = [str(call.arguments.get(k) or "") for k in ("lower", "upper")]
         bounds = [b for b in bounds if b and "#" not in b]
         known = {v for item in workspace.items if item.origin != "you" for v in item.values}
-        unsaid = unwritten_values(bounds, wire.numerals(self._task_text()), known)
+        unsaid = unwritten_values(bounds, self._task_text(), known)
         if not unsaid:
             return None
         return (

@@ -11,7 +11,7 @@ compaction and a restart, and gives the same ids every time.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -57,9 +57,9 @@ class Item:
         return _plain(self.body)
 
     def line(self) -> str:
-        label = self.kind if self.origin == "you" else self.origin
+        label = self.origin
         if self.origin == "you":
-            label = f"{'function ' + str(self.name) if self.name else self.kind} (you)"
+            label = f"{f'function {self.name}' if self.name else self.kind} (you)"
         return f"{self.id} {label}: {self.shown}"
 
 
@@ -78,10 +78,6 @@ class Workspace:
 
     def get(self, number: int) -> Item | None:
         return next((item for item in self.items if item.number == number), None)
-
-    def function(self, name: str) -> Item | None:
-        """The latest definition of `name`."""
-        return next((i for i in reversed(self.items) if i.name == name), None)
 
     @property
     def names(self) -> dict[str, Item]:
@@ -228,7 +224,3 @@ def build(conversation: Iterable[Message]) -> Workspace:
 def ids_in(text: str) -> list[int]:
     """The item numbers a text cites (`#3`, `#2[1]`)."""
     return [int(n) for n in _ID.findall(text)]
-
-
-def numbered(items: Sequence[Item]) -> dict[int, Item]:
-    return {item.number: item for item in items}

@@ -16,7 +16,7 @@ import sympy as sp
 
 from agent.workspace.record import Item, Workspace
 from tools.errors import ToolError
-from tools.parsing import parse_expression
+from tools.parsing import parse_expression, split_top_level
 
 # Fields that hold math, per tool; `at` (a list of points) is read apart.
 MATH_FIELDS = {
@@ -271,7 +271,7 @@ def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
         if not isinstance(value, str):
             continue
         if tool == "evaluate" and name == "expression":  # a list: each part on its own
-            parts = _top_level_parts(value) if "#" in value else [value]
+            parts = [p.strip() for p in split_top_level(value)] if "#" in value else [value]
             texts = [t for part in parts for t in resolve_math(part, workspace, each=True)]
         else:
             texts = resolve_math(value, workspace, equation=tool == "solve")
@@ -282,18 +282,3 @@ def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
             points += _points(str(raw), workspace) if isinstance(raw, str) else [raw]
         resolved["at"] = points
     return resolved
-
-
-def _top_level_parts(text: str) -> list[str]:
-    """`product(#2), (#2)^3` -> its two parts (commas inside brackets stay)."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        elif ch in ",;" and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
