@@ -49,6 +49,14 @@ def unverified_request(numbers: list[str]) -> str:
     )
 
 
+def untooled_request(ids: list[str]) -> str:
+    """Sent once, after an answer to new math that no tool worked on (not kept in history)."""
+    return (
+        f"No tool has worked on {', '.join(ids[:4])} yet. Call the tool the request needs "
+        "on it, then answer with its exact results."
+    )
+
+
 # At most this much of the bad reply goes back to the model; an empty one is shown as this.
 REPAIR_QUOTE_CHARS = 1500
 EMPTY_REPLY = "(an empty reply)"
@@ -112,6 +120,8 @@ def ledger_line(number: int, question: str, answer: str) -> str:
 
 # The workspace (`agent.workspace`) is shown just before the open request: its block, then
 # the request after this label. Never stored: the request stays as the person typed it.
+# What an id of several values (roots) can be combined by in a tool field: `sum(#2)`, `max(#2)`.
+COMBINATIONS = ("sum", "product", "prod", "mean", "average", "min", "max", "count")
 WORKSPACE_HEADER = "Workspace (ids to use in tool fields):"
 REQUEST_LABEL = "Request: "
 

@@ -186,8 +186,9 @@ class Repl:
             return
         for note in workspace.notes:
             self.console.print(f"note: {escape(note)}")
+        positions = workspace.positions()
         for item in workspace.items:
-            self.console.print(escape(item.line()))
+            self.console.print(escape(item.line(positions.get(item.number, ""))))
 
     def _facts(self) -> None:
         described = self.agent.strategy.describe_facts()

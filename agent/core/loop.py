@@ -222,7 +222,12 @@ class Agent:
         # Messages sent after the history for one step only (never kept): a request to compute
         # what the last answer stated without a tool.
         follow_up: list[ChatMessage] = []
-        workspace = build(self.session.conversation())
+        conversation = self.session.conversation()
+        workspace = build(conversation)
+        # The person's new equations and expressions in this message: an answer to them needs
+        # a tool's result (a definition alone may just be noted).
+        new = workspace.items[build(conversation[:-1]).next_number - 1 :]
+        fresh = [i.id for i in new if i.kind != "function"]
         # Rendered once per turn, so every call of the turn shares the prompt up to the
         # request; results of this turn carry their ids in their own messages.
         block = workspace.render()
@@ -245,7 +250,9 @@ class Agent:
                     task_status=step.task_status,
                     note=note if note and note_is_grounded(note, self._task_text()) else None,
                 )
-                doubt = None if checked or not self.aids.verify_answers else self._unverified(reply)
+                doubt = None
+                if not checked and self.aids.verify_answers:
+                    doubt = self._unverified(reply, fresh if not result.tool_runs else [])
                 checked = True
                 if doubt is not None:  # once per turn: compute it with a tool (tools allowed)
                     request = ChatMessage(role=wire.USER, content=doubt)
@@ -266,7 +273,12 @@ class Agent:
                 answer_now = True
                 continue
             made.add(call.call_text)
+            call, step, unsaid = self._without_unsaid_bounds(call, step, workspace)
             tool_result = self._run(call, step, user, workspace)
+            if unsaid is not None and tool_result.ok:
+                tool_result = tool_result.model_copy(
+                    update={"text": f"{tool_result.text} ({unsaid})"}
+                )
             self.session.append(call)
             self.session.append(tool_result)
             if tool_result.item is not None:
@@ -285,11 +297,14 @@ class Agent:
         self.session.append(reply)
         return reply
 
-    def _unverified(self, reply: AssistantMessage) -> str | None:
+    def _unverified(self, reply: AssistantMessage, untooled: list[str]) -> str | None:
         """The sentence sent back once when a finished answer states numbers no tool computed
-        (ones the chat never held, or arithmetic it writes out wrongly), else None."""
+        (ones the chat never held, or arithmetic it writes out wrongly), or answers new math
+        (`untooled`: its ids) that no tool worked on; else None."""
         if reply.task_status != "COMPLETED":
             return None
+        if untooled:
+            return wire.untooled_request(untooled)
         stated = unverified_numbers(reply.text, self.session.conversation())
         stated += [n for n in miscalculations(reply.text) if n not in stated]
         return wire.unverified_request(stated) if stated else None
@@ -308,8 +323,6 @@ class Agent:
         if isinstance(step, TaskRecall):
             found = recall(conversation, workspace, step.query)
             return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=True, text=found)
-        if (unsaid := self._unsaid_bounds(call, workspace)) is not None:
-            return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=False, text=unsaid)
         try:
             arguments = resolve_arguments(call.tool, call.arguments, workspace)
         except ReferenceProblem as problem:
@@ -347,20 +360,28 @@ class Agent:
                 said.append(message.text)
         return "\n".join(reversed(said))
 
-    def _unsaid_bounds(self, call: ToolCall, workspace: Workspace) -> str | None:
-        """Bounds of a definite integral that the person never gave and no result holds."""
+    def _without_unsaid_bounds(
+        self, call: ToolCall, step: ToolStep | TaskRecall, workspace: Workspace
+    ) -> tuple[ToolCall, ToolStep | TaskRecall, str | None]:
+        """A definite integral whose bounds the person never gave and no result holds runs
+        as the antiderivative, with a note saying so: the model made the bounds up."""
         if call.tool != "integral":
-            return None
+            return call, step, None
         bounds = [str(call.arguments.get(k) or "") for k in ("lower", "upper")]
         bounds = [b for b in bounds if b and "#" not in b]
         known = {v for item in workspace.items if item.origin != "you" for v in item.values}
         unsaid = unwritten_values(bounds, self._task_text(), known)
         if not unsaid:
-            return None
+            return call, step, None
+        cleared = {"lower": None, "upper": None}
+        note = (
+            f"the bounds {', '.join(unsaid)} were not given in this request, so this is the "
+            "antiderivative; if the user wants a definite integral, ask them for the bounds"
+        )
         return (
-            f"Not run: the bounds {', '.join(unsaid)} were not given in this request. Ask "
-            "the user which bounds they want, or whether they want the antiderivative, and "
-            "wait for the answer."
+            call.model_copy(update={"arguments": {**call.arguments, **cleared}}),
+            step.model_copy(update=cleared),
+            note,
         )
 
     def compact(self, trigger: Trigger) -> CompactionRecord | None:

@@ -45,9 +45,12 @@ def recall(conversation: list[Message], workspace: Workspace, query: str) -> str
     found = [item.line() for item in items] + task_hits[: MAX_HITS - len(items)]
     if found:
         return "\n".join(found[:MAX_HITS])
+    # Not found by id, name or math: the request's words point somewhere in the record, so
+    # the model is shown all of it to pick from.
+    listing = workspace.render(shown=len(workspace.items)) or "The workspace is empty."
     return (
-        f"Nothing matches {query!r}: ask by id (the workspace has {workspace.summary()}) "
-        "or write the math of the item."
+        f"Nothing matches {query!r} by id, name or math. {listing}\nPick the item the "
+        "request means by its line and use its id in the tool call the request needs."
     )
 
 

@@ -53,6 +53,10 @@ _MARKERS |= {"becomes", "was", "were", "obtain", "root", "roots", "solution", "s
 _MARKERS |= {"zero", "zeros", "zeroes", "answer", "result", "value", "values"}
 _INPUT_WORDS = {"of", "at", "from", "to", "for", "when", "if", "where", "with", "between", "in"}
 _INPUT_WORDS |= {"on", "integral", "derivative", "integrate", "differentiate", "solve", "plug"}
+# "evaluates to 0", "adds up to -4": a "to" after one of these states a result (in "from 0 to
+# 1" it reads a bound).
+_RESULT_VERBS = {"evaluates", "comes", "simplifies", "amounts", "reduces", "equal", "up", "out"}
+_RESULT_VERBS |= {"sums", "adds", "works", "goes", "totals"}
 # Words a run of math may contain that are not single letters: function names, and in
 # expression answers products written as one word ("2xy"), except these common words.
 _ENGLISH = {"at", "as", "an", "in", "is", "it", "of", "on", "or", "to", "be", "by", "so", "we"}
@@ -66,6 +70,7 @@ _SAFE = re.compile(r"[0-9A-Za-z.+\-*/^() ]+")
 _DECIMAL = re.compile(r"[-+]?\d*\.(\d+)")
 _LONE_LETTER = re.compile(r"\(?[A-Za-z]\)?")
 _ASSIGNMENT = re.compile(r"\(?[A-Za-z]\)?\s*[=≈]")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n")
 _SUPER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 
 
@@ -180,7 +185,10 @@ def _runs(text: str, names: set[str]) -> list[tuple[str, bool, str]]:
             marker = marker or _ASSIGNMENT.match(current.strip()) is not None  # "x = -3, -2"
         current = ""
         if kind == "word":
-            marker, previous_word = marker or token.lower() in _MARKERS, token.lower()
+            word = token.lower()
+            if word == "to" and previous_word in _RESULT_VERBS:
+                marker, word = True, ""
+            marker, previous_word = marker or word in _MARKERS, word
         else:
             marker = (marker or token == ":") and token not in ".!?\n"
             previous_word = ""
@@ -244,7 +252,9 @@ def _roles(parts: list[str], signs: list[str], after_marker: bool, word_before: 
         if _LONE_LETTER.fullmatch(parts[i]):
             roles.append("subject")
         elif _LONE_LETTER.fullmatch(parts[i - 1]):
-            roles.append("assigned")
+            # "the smallest root is s = -3" states it; "at x = 3" gives an input
+            stated = i == 1 and after_marker and word_before not in _INPUT_WORDS
+            roles.append("picked" if stated else "assigned")
         else:
             roles.append("step" if i < final else "result")
     return roles
@@ -260,15 +270,26 @@ def spans(reply: str, expected: list[sp.Expr] | None = None) -> list[_Span]:
     letters = {s.name for s in free if len(s.name) == 1}
     found: list[_Span] = []
     for variant in _variants(normalise(reply)):
-        for run, after_marker, word_before in _runs(variant, letters):
-            pieces = re.split(r"([=≈])", run)
-            parts, signs = [_clean(p) for p in pieces[::2]], pieces[1::2]
-            roles = _roles(parts, signs, after_marker, word_before)
-            for part, role in zip(parts, roles, strict=True):
-                value = _parse(part, names) if role not in ("subject", "step") else None
-                if value is not None:
-                    found.append(_Span(part, value, role))
+        for sentence in _SENTENCE_END.split(variant):
+            found += _sentence_spans(sentence, letters, names)
     return found
+
+
+def _sentence_spans(sentence: str, letters: set[str], names: dict[str, sp.Expr]) -> list[_Span]:
+    """The spans of one sentence. One value assigned after a marker ("the smallest root is
+    s = -3") states it; several ("the roots are k = -4 and k = -1") list, not pick."""
+    found: list[_Span] = []
+    for run, after_marker, word_before in _runs(sentence, letters):
+        pieces = re.split(r"([=≈])", run)
+        parts, signs = [_clean(p) for p in pieces[::2]], pieces[1::2]
+        roles = _roles(parts, signs, after_marker, word_before)
+        for part, role in zip(parts, roles, strict=True):
+            value = _parse(part, names) if role not in ("subject", "step") else None
+            if value is not None:
+                found.append(_Span(part, value, role))
+    picked = [s for s in found if s.role == "picked"]
+    role = "stated" if len({sp.sstr(s.value) for s in picked}) == 1 else "assigned"
+    return [_Span(s.text, s.value, role) if s.role == "picked" else s for s in found]
 
 
 def _answers(found: list[_Span], roles: tuple[str, ...]) -> list[_Span]:

@@ -10,6 +10,10 @@ is the call the model meant. The `tool` field may be missing too (`{"response": 
 tool when only one tool has them all (`at`: evaluate). A sentence under `response` with a tool's name ("The value ... is
 0.", "tool": "evaluate": seen in the latency bench) is an answer mislabelled, not a call: that
 one goes to the repair round.
+
+A combination of values named as a tool (`{"tool": "min", "expression": "#2"}`: the workspace
+offers `min(#2)`, `sum(#2)`... and the model reached for them as tools) is the evaluate call
+of that combination.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import re
 import typing
 from typing import Any
 
+from agent import wire
 from agent.llm.step_schema import step_members
 from baml_client import b
 from baml_client.types import MessageToUser
@@ -56,14 +61,37 @@ def _tool_by_fields(names: set[str]) -> str | None:
     return tools[0] if len(tools) == 1 else None
 
 
-def misplaced_response(raw: str) -> Any | None:
-    """The tool call `raw` meant when it put its math under `response`, or None."""
+def _object(raw: str) -> dict[str, Any] | None:
     found = _OBJECT.search(raw)
     try:
         reply = json.loads(found.group()) if found else None
     except ValueError:
         return None
-    if not isinstance(reply, dict):
+    return reply if isinstance(reply, dict) else None
+
+
+def combination_as_tool(raw: str) -> Any | None:
+    """`{"tool": "max", "expression": "#2"}` as the evaluate call of `max(#2)`, or None."""
+    reply = _object(raw)
+    if reply is None or str(reply.get("tool")).lower() not in wire.COMBINATIONS:
+        return None
+    math = reply.get("expression") or reply.get("values") or reply.get("query")
+    if not isinstance(math, str) or not math.strip():
+        return None
+    call = {"tool": "evaluate", "expression": f"{reply['tool']}({math.strip()})", "at": []}
+    try:
+        return b.parse.MathChat(json.dumps(call))
+    except Exception:
+        return None
+
+
+def misplaced_response(raw: str) -> Any | None:
+    """The tool call `raw` meant when it put its math under `response`, or a combination
+    named as a tool; else None."""
+    if (combined := combination_as_tool(raw)) is not None:
+        return combined
+    reply = _object(raw)
+    if reply is None:
         return None
     if "tool" not in reply:
         tool = _tool_by_fields(set(reply) - {"response", "task_status"})

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
@@ -33,6 +33,7 @@ _DEFINITION_HEAD = re.compile(
     r"^\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*(?:\s*,\s*[A-Za-z]\w*)*)\s*\)\s*$"
 )
 _NAME_HEAD = re.compile(r"^\s*([A-Za-z])\s*$")
+_LABEL = re.compile(r"[A-Z]")
 _CALL = re.compile(r"(?<![A-Za-z\w])([A-Za-z]\w*)'*\s*\(")
 # The longest run read; chat math is short (the tools accept 2,000 characters).
 _MAX_RUN = 400
@@ -68,7 +69,7 @@ def _runs(text: str) -> list[str]:
         if _is_math_word(word):
             current.append(word)
             ends_sentence = word.endswith((".", "?", "!", ";")) and not re.search(r"\d\.$", word)
-            if ends_sentence or word.endswith(","):
+            if ends_sentence or word.endswith((",", ":")):
                 runs.append(" ".join(current))
                 current = []
         elif current:
@@ -137,16 +138,17 @@ def _from_run(run: str, known: Mapping[str, str]) -> list[Captured]:
     """`known`: the bodies of the functions defined so far, by name."""
     parts = [p.strip() for p in run.split("=")]
     head = _DEFINITION_HEAD.match(parts[0]) if len(parts) == 2 else None
-    if head is not None and head.group(1) in known:  # h(t) = 0 for a known h: an equation
+    # The zeros of h are h's own: `h(t) = 0` and `h(t) = ... = 0` add no item besides h.
+    if head is not None and head.group(1) in known:  # h(t) = 5 for a known h: an equation
         value = _read(parts[1])
-        if value is None or isinstance(value, tuple):
+        if value is None or isinstance(value, tuple) or value == 0:
             return []
         return [Captured("equation", f"{known[head.group(1)]} = {sp.sstr(value)}")]
     if len(parts) >= 2 and (defined := _definition(parts[0], parts[1])) is not None:
         found = [defined]
         if len(parts) == 3:  # h(t) = body = value: the definition and the equation
             rhs = _read(parts[2])
-            if rhs is not None and not isinstance(rhs, tuple):
+            if rhs is not None and not isinstance(rhs, tuple) and rhs != 0:
                 found.append(Captured("equation", f"{defined.body} = {sp.sstr(rhs)}"))
         return found
     if len(parts) > 3 or _calls_a_name(run, known):
@@ -179,10 +181,34 @@ def _capture(text: str, known: tuple[tuple[str, str], ...]) -> tuple[Captured, .
     """Cached: the record is rebuilt from the conversation before every call."""
     names = dict(known)
     found: list[Captured] = []
-    for run in _runs(text):
+    runs = _runs(text)
+    for run in runs:
         for item in _from_run(run, names):
             if item not in found:
                 found.append(item)
             if item.name is not None:
                 names[item.name] = item.body
-    return tuple(found)
+    return tuple(_labelled(found, text, runs, names))
+
+
+def _labelled(
+    found: list[Captured], text: str, runs: list[str], names: Mapping[str, str]
+) -> list[Captured]:
+    """One piece of math and a capital letter standing alone beside it ("... = 0, call it
+    Q", "Q: t^2 - 4 = 0"): the letter is the person's label for that math, as equations
+    are labelled in a text. "I", and "A" opening a sentence, are words."""
+    unnamed = [item for item in found if item.name is None]
+    if len(found) != 1 or len(unnamed) != 1:
+        return found
+    labels = {
+        run
+        for run in runs
+        if _LABEL.fullmatch(run)
+        and run != "I"
+        and run not in names
+        and not (run == "A" and re.search(r"(?:^|[.!?]\s+)A\b", text))
+    }
+    if len(labels) != 1:
+        return found
+    (label,) = labels
+    return [replace(unnamed[0], name=label)]

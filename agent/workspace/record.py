@@ -13,11 +13,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
+
+import sympy as sp
 
 from agent import wire
 from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 from agent.workspace.capture import capture
+from tools.errors import ToolError
+from tools.parsing import parse
 
 ItemKind = Literal["equation", "expression", "function", "roots", "value", "values"]
 # Newest items shown in the prompt; functions are always shown, notes too.
@@ -39,6 +44,8 @@ class Item:
     variable: str | None = None
     name: str | None = None
     params: tuple[str, ...] = ()
+    # The person's item a result was computed from (its number), when the call's math is one.
+    source: int | None = None
 
     @property
     def id(self) -> str:
@@ -56,10 +63,13 @@ class Item:
             return ", ".join(_plain(v) for v in self.values)
         return _plain(self.body)
 
-    def line(self) -> str:
+    def line(self, position: str = "") -> str:
+        """`#3 function q (you; equation 2 of 2, the last; quadratic): q(k) = ...`."""
         label = self.origin
         if self.origin == "you":
-            label = f"{f'function {self.name}' if self.name else self.kind} (you)"
+            what = f"{'function' if self.kind == 'function' else self.kind} {self.name or ''}"
+            facts = [f for f in (position, degree_name(self)) if f]
+            label = f"{what.strip()} (you{'; ' + '; '.join(facts) if facts else ''})"
         return f"{self.id} {label}: {self.shown}"
 
 
@@ -93,7 +103,7 @@ class Workspace:
 
     def add_captured(self, text: str) -> list[Item]:
         """The person's math of one message, each piece once (math already held is kept)."""
-        known = {name: item.body for name, item in self.names.items()}
+        known = {n: i.body for n, i in self.names.items() if i.kind == "function"}
         added = []
         for piece in capture(text, known):
             if any(
@@ -137,12 +147,73 @@ class Workspace:
             lines.append("About the user: " + "; ".join(self.notes[-MAX_NOTES:]))
         if hidden > 0:
             lines.append(f"({hidden} older items not shown; their ids still work)")
-        lines += [item.line() for item in sorted(older_functions + recent, key=_number)]
+        positions = self.positions()
+        lines += [
+            item.line(positions.get(item.number, ""))
+            for item in sorted(older_functions + recent, key=_number)
+        ]
         return "\n".join(lines)
+
+    def equations(self) -> list[Item]:
+        """The person's equations in the order given: what they wrote as an equation, or
+        math of theirs a tool solved ("the second equation", "the one before last")."""
+        solved = {i.source for i in self.items if i.kind == "roots" and i.source is not None}
+        return [
+            i
+            for i in self.items
+            if i.origin == "you" and (i.kind == "equation" or i.number in solved)
+        ]
+
+    def positions(self) -> dict[int, str]:
+        """Each equation's place, counted from the start and from the end, as words."""
+        equations = self.equations()
+        total = len(equations)
+        places = {}
+        for index, item in enumerate(equations, start=1):
+            back = total - index + 1
+            end = "the last" if back == 1 else f"{_ordinal(back)} from the last"
+            places[item.number] = f"equation {index} of {total}, {end}"
+        return places
 
 
 def _number(item: Item) -> int:
     return item.number
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+_DEGREES = {1: "linear", 2: "quadratic", 3: "cubic", 4: "quartic", 5: "quintic"}
+
+
+def degree_name(item: Item) -> str:
+    """`quadratic`, `cubic`...: what a person calls a polynomial in one letter."""
+    if item.origin != "you" or item.kind not in ("equation", "expression", "function"):
+        return ""
+    return _degree_of(item.body)
+
+
+@lru_cache(maxsize=4096)
+def _degree_of(body: str) -> str:
+    try:
+        expr = math_key(body)
+    except ToolError:
+        return ""
+    symbols = expr.free_symbols
+    if len(symbols) != 1 or not expr.is_polynomial(*symbols):
+        return ""
+    return _DEGREES.get(int(sp.degree(expr, *symbols)), "")
+
+
+@lru_cache(maxsize=4096)
+def math_key(text: str) -> sp.Expr:
+    """One expression per piece of math, equal for the same math written differently: an
+    equation `lhs = rhs` is `lhs - rhs`, expanded. Raises ToolError when it does not parse."""
+    parsed = parse(text)
+    expr = parsed.lhs - parsed.rhs if parsed.rhs is not None else parsed.lhs
+    return sp.expand(expr)
 
 
 def _variable_of(result: ToolResultMessage) -> str | None:
@@ -153,30 +224,66 @@ def _variable_of(result: ToolResultMessage) -> str | None:
     return match.group(1) if match else None
 
 
-def _origin(call: ToolCall | None, result: ToolResultMessage) -> str:
-    """What made a result, short: `roots of #1`, `d/dx #3`, `∫ #4 from 0 to 1`, `h(2)`."""
+def _source(call: ToolCall | None, workspace: Workspace) -> Item | None:
+    """The item a call worked on: the first id or name it cites, else the person's item
+    whose math its main field restates (the model copied it instead of pointing)."""
+    if call is None:
+        return None
+    main = str(call.arguments.get("equation") or call.arguments.get("expression") or "")
+    if (cited := _ID.search(main)) is not None:
+        return workspace.get(int(cited.group(1)))
+    for name, item in workspace.names.items():
+        if re.search(rf"(?<![\w#]){re.escape(name)}(?![\w])", main):
+            return item
+    try:
+        key = math_key(main)
+    except (ToolError, ValueError, TypeError, RecursionError):
+        return None
+    for item in reversed(workspace.items):
+        if item.origin == "you" and _same_math(item, key):
+            return item
+    return None
+
+
+def _same_math(item: Item, key: sp.Expr) -> bool:
+    try:
+        own = math_key(item.body)
+    except (ToolError, ValueError, TypeError, RecursionError):
+        return False
+    return sp.expand(own - key) == 0 or sp.expand(own + key) == 0
+
+
+def _origin(call: ToolCall | None, result: ToolResultMessage, source: Item | None) -> str:
+    """What made a result, in words: `roots of #1`, `derivative of h`, `antiderivative of
+    #4`, `integral of #4 from 0 to 1`, `h at t = 2`, `sum of #2`."""
     subject = result.subject or result.tool
-    if call is not None:
-        args = call.arguments
-        main = str(args.get("equation") or args.get("expression") or "").strip()
-        if main and len(main) <= 40:
-            subject = main
-        if call.tool == "solve":
-            return f"roots of {subject}"
-        if call.tool == "derivative":
-            order = args.get("order") or 1
-            return f"d{'' if order == 1 else f'^{order}'}/d{args.get('variable') or ''} {subject}"
-        if call.tool == "integral":
-            lower, upper = args.get("lower"), args.get("upper")
-            bounds = f" from {lower} to {upper}" if lower is not None and upper is not None else ""
-            return f"∫ {subject}{bounds}"
-        if call.tool == "evaluate":
-            at = args.get("at") or []
-            return f"{subject} at {', '.join(map(str, at))}" if at else subject
+    if call is None:
+        return subject
+    args = call.arguments
+    main = str(args.get("equation") or args.get("expression") or "").strip()
+    if source is not None and not _ID.search(main):
+        subject = source.name or source.id
+    elif main and len(main) <= 40:
+        subject = main
+    if call.tool == "solve":
+        return f"roots of {subject}"
+    if call.tool == "derivative":
+        order = int(args.get("order") or 1)
+        return f"{'' if order == 1 else _ordinal(order) + ' '}derivative of {subject}"
+    if call.tool == "integral":
+        lower, upper = args.get("lower"), args.get("upper")
+        if lower is not None and upper is not None:
+            return f"integral of {subject} from {lower} to {upper}"
+        return f"antiderivative of {subject}"
+    if call.tool == "evaluate":
+        at = args.get("at") or []
+        return f"{subject} at {', '.join(map(str, at))}" if at else subject
     return subject
 
 
-def _result_item(number: int, call: ToolCall | None, result: ToolResultMessage) -> Item:
+def _result_item(
+    number: int, call: ToolCall | None, result: ToolResultMessage, workspace: Workspace
+) -> Item:
     values = result.values
     if result.tool == "solve":
         kind: ItemKind = "roots"
@@ -189,13 +296,15 @@ def _result_item(number: int, call: ToolCall | None, result: ToolResultMessage) 
     else:
         kind = "expression"
     body = values[0] if len(values) == 1 and kind != "roots" else ", ".join(values)
+    source = _source(call, workspace)
     return Item(
         number=number,
         kind=kind,
-        origin=_origin(call, result),
+        origin=_origin(call, result, source),
         body=body,
         values=values if kind in ("roots", "values") else (),
         variable=_variable_of(result) if kind == "roots" else None,
+        source=source.number if source is not None and source.origin == "you" else None,
     )
 
 
@@ -211,7 +320,8 @@ def build(conversation: Iterable[Message]) -> Workspace:
         elif isinstance(message, ToolResultMessage) and message.item is not None:
             number = int(message.item.lstrip("#"))
             if number >= workspace.next_number and message.values:
-                workspace.add(_result_item(number, calls.get(message.call_id), message))
+                call = calls.get(message.call_id)
+                workspace.add(_result_item(number, call, message, workspace))
         elif (
             isinstance(message, AssistantMessage)
             and message.note

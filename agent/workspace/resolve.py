@@ -14,9 +14,11 @@ from typing import Any
 
 import sympy as sp
 
+from agent import wire
 from agent.workspace.record import Item, Workspace
 from tools.errors import ToolError
 from tools.parsing import parse_expression, split_top_level
+from tools.vocabulary import CONSTANTS, FUNCTIONS, GREEK_NAMES
 
 # Fields that hold math, per tool; `at` (a list of points) is read apart.
 MATH_FIELDS = {
@@ -25,9 +27,7 @@ MATH_FIELDS = {
     "evaluate": ("expression",),
     "integral": ("expression", "lower", "upper"),
 }
-_AGGREGATE = re.compile(
-    r"\b(sum|product|prod|mean|average|min|max|count)\s*\(\s*#(\d+)\s*\)", re.IGNORECASE
-)
+_AGGREGATE = re.compile(rf"\b({'|'.join(wire.COMBINATIONS)})\s*\(\s*#(\d+)\s*\)", re.IGNORECASE)
 _INDEXED = re.compile(r"#(\d+)\s*\[\s*(-?\d+)\s*\]")
 _ID = re.compile(r"#(\d+)")
 # A result of resolving kept readable for the model's error messages and the tool's echo.
@@ -128,9 +128,11 @@ def _call_args(text: str, start: int) -> tuple[list[str], int] | None:
 
 
 def _function_value(item: Item, primes: int, args: list[str] | None) -> str:
-    """`h`, `h'`, `h(3)`, `h''(t)` as plain math."""
+    """`h`, `h'`, `h(3)`, `h''(t)` as plain math; a labelled equation `Q` as `lhs - rhs`."""
+    body = parse_expression(_expression_of(item) if item.kind == "equation" else item.body)
     params = [sp.Symbol(p) for p in item.params]
-    body = parse_expression(item.body)
+    if not params and primes and len(body.free_symbols) == 1:
+        params = list(body.free_symbols)
     if primes:
         if len(params) != 1:
             raise ReferenceProblem(f"{item.name}' needs a function of one variable.")
@@ -193,11 +195,18 @@ def resolve_math(
     """Plain math for one field. `each`: an id of several values (roots) makes one text per
     value (`(#2)^2` -> the square of each root); otherwise such an id is an error.
     `equation`: the field is an equation (solve), so `#1` alone is that equation as it is."""
+    labelled = _by_origin(text, workspace)
+    if labelled is not None:  # the workspace's own words for a result: "2nd derivative of q"
+        text = labelled.id
     if "#" not in text and not any(_function_pattern(n).search(text) for n in workspace.names):
         return [text]
+    _refuse_self_application(text, workspace)
     restated = _restated_definition(text, workspace)
     if restated is not None:
         return [restated]
+    labelled = workspace.names.get(text.strip())
+    if equation and labelled is not None and labelled.kind == "equation":
+        return [labelled.body]  # `Q` alone in solve: the equation the person labelled Q
     text = _AGGREGATE.sub(lambda m: _aggregate(m.group(1), _item(workspace, int(m.group(2)))), text)
     text = _INDEXED.sub(lambda m: _indexed(workspace, m), text)
     texts = [text]
@@ -236,6 +245,33 @@ def _single(
     return _wrap(_expression_of(item))
 
 
+def _by_origin(text: str, workspace: Workspace) -> Item | None:
+    """The result whose line says it came from what `text` says (the newest such)."""
+    said = " ".join(text.split()).lower()
+    return next((i for i in reversed(workspace.items) if i.origin.lower() == said), None)
+
+
+def _refuse_self_application(text: str, workspace: Workspace) -> None:
+    """`g(#3)` where #3 is g itself: g put into g, never what a chat means by g's value."""
+    for match in re.finditer(r"([A-Za-z]\w*)\s*\(\s*#(\d+)\s*\)", text):
+        named = workspace.names.get(match.group(1))
+        if named is not None and named.number == int(match.group(2)):
+            name = named.name
+            raise ReferenceProblem(
+                f"{match.group(0)} puts {name} into itself: for {name}'s value at a point write "
+                f"{name}(3), or the expression {name} with the point in at."
+            )
+
+
+def _words(text: str, workspace: Workspace) -> list[str]:
+    """Words of four or more letters that no function, constant or workspace name spells:
+    English copied into a math field ("derivative of q"), which the parser would read as a
+    product of letters."""
+    known = set(FUNCTIONS) | set(CONSTANTS) | GREEK_NAMES | set(workspace.names)
+    known |= set(wire.COMBINATIONS)
+    return [w for w in re.findall(r"[A-Za-z]{4,}", text) if w not in known]
+
+
 def _points(raw: str, workspace: Workspace) -> list[str]:
     """One entry of `at`: `#2` is every value of #2 as a point; `#2[1]` one of them."""
     match = re.fullmatch(r"\s*(?:([A-Za-z]\w*)\s*=\s*)?#(\d+)(?:\s*\[\s*(-?\d+)\s*\])?\s*", raw)
@@ -270,6 +306,11 @@ def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
         value = arguments.get(name)
         if not isinstance(value, str):
             continue
+        if _by_origin(value, workspace) is None and (words := _words(value, workspace)):
+            raise ReferenceProblem(
+                f"'{words[0]}' is a word, not math: put the id of the item you mean "
+                f"({workspace.summary()}) or its math in {name}."
+            )
         if tool == "evaluate" and name == "expression":  # a list: each part on its own
             parts = [p.strip() for p in split_top_level(value)] if "#" in value else [value]
             texts = [t for part in parts for t in resolve_math(part, workspace, each=True)]
@@ -281,4 +322,20 @@ def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
         for raw in arguments["at"]:
             points += _points(str(raw), workspace) if isinstance(raw, str) else [raw]
         resolved["at"] = points
+        expression = str(arguments.get("expression") or "")
+        if points and resolved.get("expression") != expression and _closed(resolved):
+            raise ReferenceProblem(
+                f"{expression} leaves no variable to put {', '.join(map(str, points))} into: "
+                "for a function's value at a point write the function's name alone with the "
+                "point in at, or f(3) with at []."
+            )
     return resolved
+
+
+def _closed(resolved: dict[str, Any]) -> bool:
+    """Every expression of an evaluate call is a number (no letter left)."""
+    try:
+        parts = split_top_level(str(resolved.get("expression") or ""))
+        return all(not parse_expression(p).free_symbols for p in parts)
+    except ToolError:
+        return False

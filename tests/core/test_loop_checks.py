@@ -80,3 +80,21 @@ def test_a_calculus_call_in_a_letter_its_math_lacks_runs_in_the_math_s_letter() 
     agent = make_agent(model, aids=SmallModelAids(fit_variable=True))
     ((_call, ran),) = agent.run_turn("differentiate p^2 with respect to r").tool_runs
     assert ran.values == ("0",)
+
+
+def test_an_answer_to_new_math_that_no_tool_worked_on_is_sent_back_once() -> None:
+    model = InProcessModel(
+        [
+            done("The roots are x = 1, x = 2 and x = 3."),  # made up from the question's numbers
+            solve("#1"),
+            done("The roots are x = -2, x = 1 and x = 3 (#2)."),
+        ]
+    )
+    agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
+    result = agent.run_turn("solve x^3 - 2x^2 - 5x + 6 = 0")
+    assert result.ok and result.reply.text.startswith("The roots are x = -2")
+    assert "No tool has worked on #1 yet" in model.seen[1][-1].content
+    # A definition alone may just be noted; a turn whose tool ran is not questioned.
+    noted = InProcessModel([done("Noted: f(x) = x^2 + 1.")])
+    agent = make_agent(noted, aids=SmallModelAids(verify_answers=True))
+    assert agent.run_turn("let f(x) = x^2 + 1").reply.text == "Noted: f(x) = x^2 + 1."

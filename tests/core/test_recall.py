@@ -49,23 +49,23 @@ def lookup(query: str) -> str:
 
 
 def test_recall_finds_items_by_id_and_by_name() -> None:
-    assert lookup("#4").startswith("#4 d/d differentiate 3x^3 + 2x: 9*x^2 + 2")
+    assert lookup("#4").startswith("#4 derivative of differentiate 3x^3 + 2x: 9*x^2 + 2")
     assert lookup("#2 and #4").splitlines()[0].startswith("#2 ")
-    assert lookup("g").startswith("#5 function g (you): g(t) = t^3 - t")
+    assert lookup("g").startswith("#5 function g (you; cubic): g(t) = t^3 - t")
 
 
 def test_recall_finds_items_and_tasks_by_their_math() -> None:
     found = lookup("y^2 - 9 = 0").splitlines()
     assert found[0].startswith("#7 roots of")  # newest first
-    assert "#6 equation (you): y^2 - 9 = 0" in found
+    assert "#6 equation (you; quadratic): y^2 - 9 = 0" in found
     assert any(line.startswith("5. solve y^2 - 9 = 0") for line in found)
 
 
-def test_words_alone_name_nothing_and_the_answer_says_how_to_ask() -> None:
+def test_words_alone_name_nothing_and_the_whole_record_is_shown_to_pick_from() -> None:
     said = lookup("the first equation")
-    assert said.startswith("Nothing matches 'the first equation': ask by id")
-    assert "#1-#7" in said
-    assert "the workspace is empty" in recall([], build([]), "anything")
+    assert said.startswith("Nothing matches 'the first equation' by id, name or math. Workspace")
+    assert "#1 " in said and "#7 " in said and "older items not shown" not in said
+    assert "The workspace is empty" in recall([], build([]), "anything")
 
 
 def test_the_loop_answers_recall_from_the_whole_conversation() -> None:
@@ -85,5 +85,5 @@ def test_the_loop_answers_recall_from_the_whole_conversation() -> None:
     assert result.ok and result.reply.text == "1 and 25."
     (call, found), (_, squared) = result.tool_runs
     assert call.tool == "recall" and found.ok
-    assert found.text == "#2 roots of x^2 - 4x - 5 = 0: x = -1, x = 5"
+    assert found.text == "#2 roots of #1: x = -1, x = 5"
     assert squared.ok and squared.values == ("1", "25")

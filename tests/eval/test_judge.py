@@ -287,3 +287,18 @@ def test_a_workspace_id_never_states_its_number() -> None:
     assert not ok("x = -3 (#2)", ROOTS)  # -2 is only an id
     assert not ok("The result is stored as #6.", Expected("value", ("6",)))
     assert not ok("That is #9 and #4.", SQUARES)
+
+
+def test_a_value_picked_by_assignment_or_a_result_verb_is_stated() -> None:
+    smallest = Expected("value", ("-3",))
+    assert ok("The smallest root is s = -3 (#2).", smallest)
+    assert ok("The roots are s = -3 and s = 4. The smallest one is s = -3.", smallest)
+    assert ok("When n = 3, the function g evaluates to 0 (#10).", Expected("value", ("0",)))
+    assert ok("The roots add up to -4.", Expected("value", ("-4",)))
+
+
+def test_a_list_of_roots_does_not_pick_one_and_a_point_is_no_answer() -> None:
+    assert not ok("The roots are k = -4, k = -3 and k = -1.", Expected("value", ("-4",)))
+    assert not ok("At x = 3 the value is 12.", Expected("value", ("3",)))
+    assert not ok("For x = 2, f is 7.", Expected("value", ("2",)))
+    assert not ok("Integrating from 0 to 1 gives 5.", Expected("value", ("1",)))

@@ -59,3 +59,9 @@ def test_with_no_tool_field_a_field_only_one_tool_has_names_it() -> None:
 )
 def test_anything_else_is_left_to_the_repair_round(raw: str) -> None:
     assert misplaced_response(raw) is None
+
+
+def test_a_combination_of_values_named_as_a_tool_is_its_evaluate_call() -> None:
+    step = misplaced_response('{"tool": "min", "expression": "#2", "at": []}')
+    assert step is not None and step.tool == "evaluate" and step.expression == "min(#2)"
+    assert misplaced_response('{"tool": "median", "expression": "#2"}') is None

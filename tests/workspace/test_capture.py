@@ -43,14 +43,29 @@ def test_a_definition_and_its_use_in_one_message() -> None:
 
 
 def test_a_chained_equality_is_the_definition_and_the_equation() -> None:
-    assert capture("h(t) = -5t^2 + 20t + 1 = 0, solve for t") == [
+    assert capture("h(t) = -5t^2 + 20t + 1 = 6, solve for t") == [
         Captured("function", "-5*t**2 + 20*t + 1", "h", ("t",)),
-        Captured("equation", "-5*t**2 + 20*t + 1 = 0"),
+        Captured("equation", "-5*t**2 + 20*t + 1 = 6"),
+    ]
+    # set to zero, the equation is h's own zeros: h alone is the item
+    assert capture("h(t) = -5t^2 + 20t + 1 = 0, solve for t") == [
+        Captured("function", "-5*t**2 + 20*t + 1", "h", ("t",))
     ]
 
 
 def test_a_known_function_set_to_a_value_is_an_equation_on_it() -> None:
-    assert capture("when is h(t) = 0?", {"h": "t**2 - 4"}) == [Captured("equation", "t**2 - 4 = 0")]
+    assert capture("when is h(t) = 5?", {"h": "t**2 - 4"}) == [Captured("equation", "t**2 - 4 = 5")]
+    assert capture("when is h(t) = 0?", {"h": "t**2 - 4"}) == []
+
+
+def test_a_capital_letter_beside_one_piece_of_math_labels_it() -> None:
+    labelled = Captured("equation", "y**2 - 7*y + 10 = 0", "Q")
+    assert capture("solve y^2 - 7y + 10 = 0 and call it Q") == [labelled]
+    assert capture("Q: y^2 - 7y + 10 = 0. Find its roots") == [labelled]
+    # words, not labels: "I", an "A" opening a sentence, a letter beside two pieces of math
+    assert capture("I think y^2 - 7y + 10 = 0 has two roots")[0].name is None
+    assert capture("A root of y^2 - 7y + 10 = 0, please")[0].name is None
+    assert all(c.name is None for c in capture("Is x^2 = 4 like x^2 - 4 = 0 in B?"))
 
 
 def test_a_letter_naming_an_expression_is_a_name_the_person_gave() -> None:

@@ -99,8 +99,8 @@ def test_ids_survive_a_restart_because_the_record_is_rebuilt_from_the_transcript
     agent.run_turn("solve x^2 - 4 = 0")
     again = build(agent.session.conversation())
     assert [i.line() for i in again.items] == [
-        "#1 equation (you): x^2 - 4 = 0",
-        "#2 roots of x^2 - 4 = 0: x = -2, x = 2",
+        "#1 equation (you; quadratic): x^2 - 4 = 0",
+        "#2 roots of #1: x = -2, x = 2",
     ]
 
 
@@ -119,7 +119,7 @@ def test_a_note_the_person_never_said_is_dropped() -> None:
     assert build(agent.session.conversation()).notes == []
 
 
-def test_integral_bounds_nobody_gave_are_not_run_and_the_model_is_told_to_ask() -> None:
+def test_integral_bounds_nobody_gave_run_as_the_antiderivative_with_a_note() -> None:
     model = InProcessModel(
         [
             derivative("2x^2 + 4x - 6"),
@@ -133,8 +133,13 @@ def test_integral_bounds_nobody_gave_are_not_run_and_the_model_is_told_to_ask() 
     agent = make_agent(model)
     agent.run_turn("differentiate 2x^2 + 4x - 6")
     turn = agent.run_turn("integrate this")
-    ((_call, refused),) = turn.tool_runs
-    assert not refused.ok and refused.text.startswith("Not run: the bounds 0, 1 were not given")
+    ((call, antiderivative),) = turn.tool_runs
+    assert call.arguments["lower"] is None and call.arguments["upper"] is None
+    assert antiderivative.ok and antiderivative.text.endswith(
+        "(the bounds 0, 1 were not given in this request, so this is the antiderivative; if "
+        "the user wants a definite integral, ask them for the bounds)"
+    )
+    assert build(agent.session.conversation()).items[-1].origin == "antiderivative of #2"
     assert turn.reply is not None and turn.reply.task_status == "PROCESSING"
     # The person's answer gives them (in words too): the call runs.
     turn = agent.run_turn("definite, from zero to one")

@@ -32,9 +32,9 @@ def workspace() -> Workspace:
 
 def test_the_record_numbers_the_persons_math_and_results_in_order(workspace: Workspace) -> None:
     assert [item.line() for item in workspace.items] == [
-        "#1 equation (you): x^2 + 5*x + 6 = 0",
+        "#1 equation (you; quadratic): x^2 + 5*x + 6 = 0",
         "#2 roots of #1: x = -3, x = -2",
-        "#3 function h (you): h(t) = -5*t^2 + 20*t + 1",
+        "#3 function h (you; quadratic): h(t) = -5*t^2 + 20*t + 1",
     ]
     assert workspace.next_number == 4
 
@@ -140,4 +140,39 @@ def test_functions_stay_in_view_however_old() -> None:
     messages: list = [UserMessage(text="Let f(x) = x^3 - 2x")]
     messages += [UserMessage(text=f"differentiate y^{n} + {n}y") for n in range(2, 12)]
     block = build(messages).render(shown=3)
-    assert block is not None and "#1 function f (you): f(x) = x^3 - 2*x" in block
+    assert block is not None and "#1 function f (you; cubic): f(x) = x^3 - 2*x" in block
+
+
+def test_a_result_named_by_its_own_line_is_that_result() -> None:
+    workspace = build(
+        [
+            UserMessage(text="let q(x) = x^3 - 2x"),
+            ToolCall(call_id="a", tool="derivative", arguments={"expression": "q", "order": 2}),
+            ToolResultMessage(
+                call_id="a", tool="derivative", ok=True, text="6*x", item="#2", values=("6*x",)
+            ),
+        ]
+    )
+    assert workspace.items[-1].origin == "2nd derivative of q"
+    resolved = resolve_arguments(
+        "evaluate", {"expression": "2nd derivative of q", "at": ["2"]}, workspace
+    )
+    assert resolved["expression"] == "(6*x)"
+
+
+def test_english_in_a_math_field_is_refused_not_read_as_letters(workspace: Workspace) -> None:
+    with pytest.raises(ReferenceProblem, match="'derivative' is a word, not math"):
+        resolve_arguments("derivative", {"expression": "derivative of h"}, workspace)
+    # names the parser knows are math
+    assert resolve_arguments("evaluate", {"expression": "sqrt(theta)", "at": []}, workspace)
+
+
+def test_a_function_put_into_itself_or_a_point_with_nowhere_to_go_is_refused(
+    workspace: Workspace,
+) -> None:
+    with pytest.raises(ReferenceProblem, match=r"h\(#3\) puts h into itself"):
+        resolve_arguments("evaluate", {"expression": "h(#3)", "at": ["3"]}, workspace)
+    with pytest.raises(ReferenceProblem, match="leaves no variable to put 3 into"):
+        resolve_arguments("evaluate", {"expression": "h(#2)", "at": ["3"]}, workspace)
+    # h at each root, with no point: what it says
+    assert resolve_arguments("evaluate", {"expression": "h(#2)", "at": []}, workspace)

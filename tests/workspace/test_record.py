@@ -1,0 +1,48 @@
+"""How the record shows items: what made each result, in words, and each equation's place."""
+
+from __future__ import annotations
+
+from agent.messages import Message, ToolCall, ToolResultMessage, UserMessage
+from agent.workspace.record import build
+
+
+def _result(call_id: str, tool: str, arguments: dict, item: str, values: tuple) -> list[Message]:
+    return [
+        ToolCall(call_id=call_id, tool=tool, arguments=arguments),
+        ToolResultMessage(
+            call_id=call_id, tool=tool, ok=True, text=", ".join(values), item=item, values=values
+        ),
+    ]
+
+
+def _chat() -> list[Message]:
+    messages: list[Message] = [UserMessage(text="solve x^3 - 7x + 6 = 0")]
+    # the model copied the math, written another way, instead of pointing at #1
+    messages += _result("a", "solve", {"equation": "x**3 - 7*x = -6"}, "#2", ("-3", "1", "2"))
+    messages += [UserMessage(text="let q(k) = k^2 - 1")]
+    messages += _result("b", "solve", {"equation": "q = 0"}, "#4", ("-1", "1"))
+    messages += [UserMessage(text="also integrate 3w^2 from 0 to 1")]
+    messages += _result(
+        "c", "integral", {"expression": "3w^2", "lower": "0", "upper": "1"}, "#6", ("1",)
+    )
+    messages += _result("d", "integral", {"expression": "#3"}, "#7", ("k**3/3 - k",))
+    messages += _result("e", "derivative", {"expression": "#7", "order": 2}, "#8", ("2*k",))
+    return messages
+
+
+def test_a_result_names_what_it_was_computed_from_even_when_the_math_was_copied() -> None:
+    lines = [item.line() for item in build(_chat()).items]
+    assert lines[1] == "#2 roots of #1: -3, 1, 2"
+    assert lines[3] == "#4 roots of q: -1, 1"
+    assert lines[5] == "#6 integral of #5 from 0 to 1: 1"
+    assert lines[6] == "#7 antiderivative of #3: k^3/3 - k"
+    assert lines[7] == "#8 2nd derivative of #7: 2*k"
+
+
+def test_equations_are_counted_from_the_start_and_from_the_end() -> None:
+    block = build(_chat()).render()
+    assert block is not None
+    assert "#1 equation (you; equation 1 of 2, 2nd from the last; cubic): " in block
+    assert "#3 function q (you; equation 2 of 2, the last; quadratic): q(k) = k^2 - 1" in block
+    # math that was only integrated is not an equation of the chat
+    assert "#5 expression (you; quadratic): 3*w^2" in block
