@@ -249,11 +249,7 @@ def _restrict(result: ToolResult, var: sp.Symbol, domain: Domain) -> ToolResult:
     if value == sp.S.Complexes:
         text = result.text
         if text == f"true for every {var}":
-            text = (
-                f"true for every {label}"
-                if domain.lower != -sp.oo or domain.upper != sp.oo
-                else f"true for every real {var}"
-            )
+            text = f"true for every {label}"  # "every x > 0", "every real x"
         else:
             text += f" (restricted to {label})"
         return ToolResult.success(TOOL, result.input, domain.interval, text)

@@ -28,10 +28,10 @@ from sympy.calculus.util import continuous_domain
 
 from tools.domains import Domain, family_members
 from tools.errors import ToolError
-from tools.formatting import approximate, tidy, with_decimal
-from tools.inputs import as_real, names_of, read_point, read_univariate
+from tools.formatting import approximate, decimal, tidy, with_decimal
+from tools.inputs import as_real, names_of, quoted, read_point, read_univariate, short
 from tools.result import ToolResult
-from tools.solving import general_family, is_real_number, poly_roots, sort_values
+from tools.solving import general_family, is_real_number, sort_values
 
 TOOL = "extrema"
 _KINDS = {
@@ -131,7 +131,7 @@ def analyse(
     high = _bound(upper, var, "The upper bound", sp.oo)
     if not bool(low < high):
         raise ToolError(
-            f"The lower bound {sp.sstr(low)} must be smaller than the upper bound {sp.sstr(high)}."
+            f"The lower bound {short(low)} must be smaller than the upper bound {short(high)}."
         )
     f, x = as_real(expr, var)
     pieces = _pieces(f, x, sp.Interval(low, high))
@@ -155,7 +155,7 @@ def _kind(raw: object) -> str | None:
         return None
     if isinstance(raw, str) and raw.strip().lower() in _KINDS:
         return _KINDS[raw.strip().lower()]
-    raise ToolError(f"kind must be 'max', 'min' or left out (for both), not {raw!r}.")
+    raise ToolError(f"kind must be 'max', 'min' or left out (for both), not {quoted(raw)}.")
 
 
 def _bound(raw: object, var: sp.Symbol, what: str, default: sp.Expr) -> sp.Expr:
@@ -163,7 +163,7 @@ def _bound(raw: object, var: sp.Symbol, what: str, default: sp.Expr) -> sp.Expr:
         return default
     value = read_point(raw, var, what)
     if value.free_symbols or not (value.is_extended_real or value in (sp.oo, -sp.oo)):
-        raise ToolError(f"{what} must be a real number, not {sp.sstr(value)}.")
+        raise ToolError(f"{what} must be a real number, not {short(value)}.")
     return value
 
 
@@ -251,7 +251,7 @@ def _roots_of_derivative(
         poly = sp.Poly(numer, x)
         if poly.degree() < 1:
             return [], None
-        return [r for r in poly_roots(poly) if is_real_number(r)], None
+        return _real_roots(poly), None
     solutions = sp.solveset(f1, x, sp.S.Reals)
     if isinstance(solutions, sp.FiniteSet):
         return [s for s in solutions.args if s.is_number and is_real_number(s)], None
@@ -259,11 +259,21 @@ def _roots_of_derivative(
         return [], None
     family = general_family(solutions, x, f1)
     if family is None or any(v.free_symbols - {family[1]} for v in family[0]):
-        raise ToolError(f"Could not find exactly where the derivative {sp.sstr(f1)} is zero.")
+        raise ToolError(f"Could not find exactly where the derivative {short(f1)} is zero.")
     values, n = family
     fixed = [v for v in values if n not in v.free_symbols]
     periodic = [v for v in values if n in v.free_symbols]
     return fixed, (periodic, n) if periodic else None
+
+
+def _real_roots(poly: sp.Poly) -> list[sp.Expr]:
+    """Distinct real roots: rationals and square roots as such, others as exact ``CRootOf``.
+
+    Why not radicals for cubics and quartics (as ``solve`` gives): f and f'' must be evaluated
+    and compared there, and the quartic formula makes that take seconds; ``CRootOf`` is just
+    as exact and its decimals are cheap.
+    """
+    return sorted(set(poly.real_roots()), key=lambda r: float(approximate(r, 15)))
 
 
 def _singular_points(f: sp.Expr, f1: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
@@ -272,9 +282,7 @@ def _singular_points(f: sp.Expr, f1: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
     if not denom.has(x) or not denom.is_polynomial(x):
         return []
     found = []
-    for root in poly_roots(sp.Poly(denom, x)):
-        if not is_real_number(root):
-            continue
+    for root in _real_roots(sp.Poly(denom, x)):
         value = _value(f, x, root)
         if value is not None and value.is_finite and is_real_number(value):
             found.append(root)
@@ -481,13 +489,21 @@ def _extreme(largest: bool, candidates: list[Candidate], ends: list[End]) -> Ver
         )
     if best is None:
         return Verdict(False, None, f"no {word}")
-    return Verdict(True, best, f"{word} {with_decimal(best)} at {' and '.join(where)}")
+    return Verdict(True, best, f"{word} {_shown(best)} at {' and '.join(where)}")
 
 
 def _position(point: sp.Expr) -> float:
     """Where a point (or a family's n = 0 member) lies, for listing places left to right."""
     index = _index(point)
     return float(approximate(point.subs(index, 0) if index is not None else point, 15))
+
+
+def _shown(value: sp.Expr) -> str:
+    """A value for the text: exact with its decimal, or the decimal alone for an expression in
+    ``CRootOf`` (exact but unreadable; ``value`` keeps it)."""
+    if value.has(sp.CRootOf) and not isinstance(value, sp.CRootOf):
+        return f"≈ {decimal(value)}"
+    return with_decimal(value)
 
 
 def _compare(a: sp.Expr, b: sp.Expr) -> int:
@@ -544,7 +560,7 @@ def _everything(found: Analysis, summary: str) -> ToolResult:
             details = [c.note] if c.note else []
             details.append(c.kind)
             if c.value is not None:
-                details.append(f"value {with_decimal(c.value)}")
+                details.append(f"value {_shown(c.value)}")
             parts.append(f"{_at(var, c.at)} ({', '.join(details)})")
         head = f"critical point{'s' if len(criticals) > 1 else ''}: " + "; ".join(parts)
     else:

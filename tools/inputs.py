@@ -78,8 +78,8 @@ def read_function(
     ):
         return rhs, parsed
     raise ParseError(
-        f"'{_short(text)}' is an equation; the {tool} tool needs an expression such as "
-        f"'{sp.sstr(lhs - rhs)}' (or use the solve tool)."
+        f"'{short(text)}' is an equation; the {tool} tool needs an expression such as "
+        f"'{short(lhs - rhs)}' (or use the solve tool)."
     )
 
 
@@ -119,7 +119,7 @@ def read_point(raw: object, var: sp.Symbol, what: str) -> sp.Expr:
             named = read_variable(match.group("name"))
             if named != var.name:
                 raise ToolError(
-                    f"{what} '{raw.strip()}' is about {named}, but the expression's variable is "
+                    f"{what} '{short(raw)}' is about {named}, but the expression's variable is "
                     f"{var}."
                 )
             raw = match.group("value")
@@ -138,7 +138,7 @@ def whole_number(raw: object, what: str, low: int, high: int) -> int:
     if isinstance(raw, float) and raw.is_integer():
         raw = int(raw)
     if not isinstance(raw, int):
-        raise ToolError(f"{what} must be a whole number such as 1 or 2, not {raw!r}.")
+        raise ToolError(f"{what} must be a whole number such as 1 or 2, not {quoted(raw)}.")
     if not low <= raw <= high:
         raise ToolError(f"{what} must be between {low} and {high}, not {raw}.")
     return raw
@@ -171,6 +171,14 @@ def to_value(raw: object, what: str, names: Iterable[str] = ()) -> sp.Expr:
     )
 
 
-def _short(text: object) -> str:
-    flat = " ".join(str(text).split())
+def quoted(raw: object) -> str:
+    """A caller's argument as it is echoed in an error: its repr, at most 40 characters."""
+    text = repr(raw)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def short(value: object) -> str:
+    """Text or a SymPy object as echoed in a sentence: one line, at most 60 characters."""
+    text = sp.sstr(value) if isinstance(value, sp.Basic) else str(value)
+    flat = " ".join(text.split())
     return flat if len(flat) <= 60 else flat[:57] + "..."

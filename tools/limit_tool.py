@@ -18,7 +18,7 @@ import sympy as sp
 
 from tools.errors import ToolError
 from tools.formatting import with_decimal
-from tools.inputs import as_real, read_point, read_univariate
+from tools.inputs import as_real, quoted, read_point, read_univariate, short
 from tools.result import ToolResult
 
 TOOL = "limit"
@@ -56,7 +56,7 @@ def limit(
     if point in (sp.oo, -sp.oo):
         if side is not None and side != ("-" if point == sp.oo else "+"):
             raise ToolError(
-                f"{var} → {sp.sstr(point)} can only be approached from one side: leave the "
+                f"{var} → {short(point)} can only be approached from one side: leave the "
                 "direction out."
             )
         side = None
@@ -92,7 +92,7 @@ def _direction(raw: object) -> str | None:
             return _SIDES[key]
     raise ToolError(
         f"direction must be '+' (from the right), '-' (from the left) or left out (both sides), "
-        f"not {raw!r}."
+        f"not {quoted(raw)}."
     )
 
 
@@ -106,7 +106,7 @@ def _side_on_point(at: object, side: str | None) -> tuple[object, str | None]:
     written = "+" if match.group("side") in "+⁺" else "-"
     if side is not None and side != written:
         raise ToolError(
-            f"The point '{at.strip()}' and the direction '{side}' disagree: give the side once."
+            f"The point '{short(at)}' and the direction '{side}' disagree: give the side once."
         )
     return match.group("point"), written
 
@@ -116,11 +116,11 @@ def _one_side(f: sp.Expr, x: sp.Symbol, point: sp.Expr, side: str | None, expr: 
         value = sp.limit(f, x, point, side) if side else sp.limit(f, x, point)
     except Exception as exc:
         detail = " ".join(str(exc).split())[:120] or type(exc).__name__
-        raise ToolError(f"Could not find the limit of {sp.sstr(expr)} ({detail}).") from None
+        raise ToolError(f"Could not find the limit of {short(expr)} ({detail}).") from None
     if value.has(sp.Limit) or value.has(sp.nan):
-        raise ToolError(f"Could not find the limit of {sp.sstr(expr)} exactly.")
+        raise ToolError(f"Could not find the limit of {short(expr)} exactly.")
     if value.has(sp.AccumBounds) and not isinstance(value, sp.AccumBounds):
-        raise ToolError(f"The limit of {sp.sstr(expr)} does not exist (it oscillates).")
+        raise ToolError(f"The limit of {short(expr)} does not exist (it oscillates).")
     return value
 
 

@@ -14,7 +14,7 @@ import sympy as sp
 
 from tools import limits
 from tools.errors import ToolError
-from tools.inputs import read_point, read_univariate, whole_number
+from tools.inputs import read_point, read_univariate, short, whole_number
 from tools.result import ToolResult
 
 TOOL = "series"
@@ -31,7 +31,7 @@ def series(
         raise ToolError("The point of a series must be a number.")
     expansion = sp.series(expr, var, point, n)
     if expansion.has(sp.Subs, sp.Derivative):
-        raise ToolError(f"Could not expand {sp.sstr(expr)} around {var} = {sp.sstr(point)}.")
+        raise ToolError(f"Could not expand {short(expr)} around {var} = {short(point)}.")
     polynomial = expansion.removeO()
     rest = expansion.getO()
     where = f"{var} = {sp.sstr(point)}" if point.is_finite else f"{var} → {sp.sstr(point)}"

@@ -20,7 +20,7 @@ import sympy as sp
 
 from tools.errors import ParseError, ToolError
 from tools.formatting import approximate, with_decimal
-from tools.inputs import names_of, read_variable
+from tools.inputs import names_of, read_variable, short
 from tools.parsing import parse, split_top_level
 from tools.result import ToolResult
 from tools.solving import is_real_number
@@ -48,9 +48,10 @@ def solve_system(equations: object, variables: object = None) -> ToolResult:
     for (lhs, rhs), expr in zip(sides, exprs, strict=True):
         numer, denom = sp.fraction(sp.together(expr))
         if not (numer.is_polynomial(*unknowns) and denom.is_polynomial(*unknowns)):
+            written = short(f"{sp.sstr(lhs)} = {sp.sstr(rhs)}")
             raise ToolError(
-                f"The solve_system tool handles linear and polynomial equations; "
-                f"'{sp.sstr(lhs)} = {sp.sstr(rhs)}' is neither (solve it with the solve tool)."
+                f"The solve_system tool handles linear and polynomial equations; '{written}' is "
+                "neither (solve it with the solve tool)."
             )
     if all(_is_linear(e, unknowns) for e in exprs):
         solutions = _linear(exprs, unknowns)
@@ -204,7 +205,8 @@ def _listing(
     solutions: list[dict[sp.Symbol, sp.Expr]], unknowns: list[sp.Symbol], kind: str = ""
 ) -> str:
     if len(solutions) == 1:
-        return f"{kind}solution: " * bool(kind) + _solution_text(solutions[0], unknowns)
+        label = f"{kind}solution: " if kind else ""
+        return label + _solution_text(solutions[0], unknowns)
     parts = [f"({i}) {_solution_text(s, unknowns)}" for i, s in enumerate(solutions, start=1)]
     return f"{len(solutions)} {kind}solutions: " + "; ".join(parts)
 

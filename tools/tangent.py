@@ -18,7 +18,7 @@ import sympy as sp
 
 from tools.errors import ToolError
 from tools.formatting import tidy, with_decimal
-from tools.inputs import as_real, read_point, read_univariate, to_value
+from tools.inputs import as_real, read_point, read_univariate, short, to_value
 from tools.parsing import split_top_level
 from tools.result import ToolResult
 
@@ -34,15 +34,15 @@ def tangent(expression: str, at: object, variable: str | None = None) -> ToolRes
     x0, y_given = _point(at, var)
     f, x = as_real(expr, var)
     y0 = _finite(f.subs(x, x0))
-    shown = sp.sstr(x0)
+    shown = short(x0)
     summary = f"tangent to y = {sp.sstr(expr)} at {var} = {shown}"
     if y0 is None:
         raise ToolError(
-            f"{sp.sstr(expr)} is undefined at {var} = {shown}, so there is no tangent line there."
+            f"{short(expr)} is undefined at {var} = {shown}, so there is no tangent line there."
         )
     if y_given is not None and sp.simplify(y_given - y0) != 0:
         raise ToolError(
-            f"The point ({shown}, {sp.sstr(y_given)}) is not on the curve: at {var} = {shown} "
+            f"The point ({shown}, {short(y_given)}) is not on the curve: at {var} = {shown} "
             f"the value is {with_decimal(y0)}."
         )
     slope = None if f.has(*_NOT_SMOOTH) else _finite(sp.diff(f, x).subs(x, x0))
@@ -88,7 +88,7 @@ def _point(at: object, var: sp.Symbol) -> tuple[sp.Expr, sp.Expr | None]:
 
 def _check_real(x0: sp.Expr, var: sp.Symbol) -> None:
     if x0.is_number and (x0.is_extended_real is False or not x0.is_finite):
-        raise ToolError(f"The point must be a finite real {var} value, not {sp.sstr(x0)}.")
+        raise ToolError(f"The point must be a finite real {var} value, not {short(x0)}.")
 
 
 def _finite(value: sp.Expr) -> sp.Expr | None:
@@ -107,7 +107,7 @@ def _one_sided_slope(
     h = sp.Dummy("h", real=True)
     quotient = (f.subs(x, x0 + h) - y0) / h
     left, right = (_side_limit(quotient, h, side) for side in ("-", "+"))
-    shown = sp.sstr(x0)
+    shown = short(x0)
     if left is not None and right is not None and left == right:
         return None if left in (sp.oo, -sp.oo) else left
     infinite = (sp.oo, -sp.oo)
@@ -116,11 +116,11 @@ def _one_sided_slope(
     if left is not None and right is not None:
         kind = "a cusp" if left in infinite and right in infinite else "a corner"
         raise ToolError(
-            f"{sp.sstr(expr)} is not differentiable at {var} = {shown} ({kind}: slope "
+            f"{short(expr)} is not differentiable at {var} = {shown} ({kind}: slope "
             f"{_slope_text(left)} from the left, {_slope_text(right)} from the right), so it "
             "has no tangent line there."
         )
-    raise ToolError(f"Could not find the slope of {sp.sstr(expr)} at {var} = {shown}.")
+    raise ToolError(f"Could not find the slope of {short(expr)} at {var} = {shown}.")
 
 
 def _side_limit(quotient: sp.Expr, h: sp.Symbol, side: str) -> sp.Expr | None:

@@ -16,7 +16,7 @@ import sympy as sp
 
 from tools.errors import ToolError
 from tools.formatting import exact
-from tools.inputs import read_one
+from tools.inputs import quoted, read_one
 from tools.result import ToolResult
 
 TOOL = "transform"
@@ -60,7 +60,7 @@ def transform(expression: str, how: str) -> ToolResult:
 def _how(raw: object) -> str:
     if isinstance(raw, str) and raw.strip().lower() in _HOW:
         return _HOW[raw.strip().lower()]
-    raise ToolError(f"how must be 'simplify', 'factor' or 'expand', not {raw!r}.")
+    raise ToolError(f"how must be 'simplify', 'factor' or 'expand', not {quoted(raw)}.")
 
 
 def _irreducible(expr: sp.Expr, result: sp.Expr) -> bool:
