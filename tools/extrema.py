@@ -236,7 +236,7 @@ def _critical_points(
         kind = _classify(f1, f2, x, point, special, point in singular)
         note = "not differentiable" if point in singular else ""
         found.append(Critical(point, _value(f, x, point), kind, note))
-    for shown, rep in family_points:
+    for shown, rep in sorted(family_points, key=lambda pair: _position(pair[1])):
         kind = _classify(f1, f2, x, rep, special, False)
         found.append(Critical(shown, _family_value(f, x, shown), kind))
     return [c for c in found if c.value is None or is_real_number(c.value)]
@@ -453,7 +453,9 @@ def _extreme(largest: bool, candidates: list[Candidate], ends: list[End]) -> Ver
     word = "maximum" if largest else "minimum"
     sign = 1 if largest else -1
     infinite = sp.oo if largest else -sp.oo
-    unbounded = [e.where for e in ends if e.limit == infinite]
+    unbounded = [
+        e.where for e in ends if e.limit is not None and _edge(e.limit, largest) == infinite
+    ]
     if unbounded:
         arrow = "∞" if largest else "-∞"
         return Verdict(False, infinite, f"no {word}: f → {arrow} as {_join(unbounded)}")
@@ -464,7 +466,12 @@ def _extreme(largest: bool, candidates: list[Candidate], ends: list[End]) -> Ver
             best, where = candidate.value, [candidate.where]
         elif _compare(candidate.value, best) == 0 and candidate.where not in where:
             where.append(candidate.where)
-    unknown = [e.where for e in ends if e.limit is None]
+    periodic = any(_index(c.at) is not None for c in candidates)
+    unknown = [
+        e.where
+        for e in ends
+        if e.limit is None or (isinstance(e.limit, sp.AccumBounds) and not periodic)
+    ]
     if unknown:
         return Verdict(
             False,
@@ -475,7 +482,11 @@ def _extreme(largest: bool, candidates: list[Candidate], ends: list[End]) -> Ver
     for end in ends:
         limit = end.limit
         assert limit is not None
-        edge = (limit.max if largest else limit.min) if isinstance(limit, sp.AccumBounds) else limit
+        if isinstance(limit, sp.AccumBounds):
+            # SymPy's bounds of an oscillation may be too wide (sin + cos gives [-2, 2]); a
+            # periodic f takes its values at its critical families, so they decide.
+            continue
+        edge = _edge(limit, largest)
         if (best is None or _compare(edge, best) * sign > 0) and (
             bound is None or _compare(edge, bound[0]) * sign > 0
         ):
@@ -490,6 +501,13 @@ def _extreme(largest: bool, candidates: list[Candidate], ends: list[End]) -> Ver
     if best is None:
         return Verdict(False, None, f"no {word}")
     return Verdict(True, best, f"{word} {_shown(best)} at {' and '.join(where)}")
+
+
+def _edge(limit: sp.Expr, largest: bool) -> sp.Expr:
+    """The highest (lowest) value f comes near at an end; an oscillation counts by its bound."""
+    if isinstance(limit, sp.AccumBounds):
+        return limit.max if largest else limit.min
+    return limit
 
 
 def _position(point: sp.Expr) -> float:

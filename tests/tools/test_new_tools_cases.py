@@ -233,6 +233,18 @@ KNOWN = [
         3,
         ("at x = -1 and x = 2",),
     ),
+    Known(
+        "extrema-oscillating-ends",
+        lambda: tools.extrema("sin(x) + cos(x)", kind="max"),
+        sp.sqrt(2),
+        ("at x = 2*pi*n + pi/4 (n any integer)",),
+    ),
+    Known(
+        "extrema-half-line",
+        lambda: tools.extrema("x^2 e^(-x)", lower=0),
+        [2],
+        ("absolute maximum 4*exp(-2)", "absolute minimum 0 at x = 0"),
+    ),
     # -- tangent ----------------------------------------------------------------------------
     Known(
         "tangent-parabola", lambda: tools.tangent("x^2", 3), 6 * x - 9, ("y = 6*x - 9", "slope 6")
