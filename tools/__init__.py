@@ -1,11 +1,23 @@
-"""SymPy tools the math agent calls: solve, derivative, evaluate, integral.
+"""SymPy tools the math agent calls: solve (optionally on a domain), derivative, evaluate,
+integral, solve_system, extrema, tangent, transform (simplify/factor/expand), limit, series.
 
 Every call returns a :class:`ToolResult` and never raises for bad math: the text is parsed by
 a whitelisting parser (no ``eval``, see ``tools.parsing``) and the SymPy work runs in a worker
 process under a wall-clock limit (see ``tools.worker`` and ``tools.limits``).
 """
 
-from tools.api import derivative, evaluate, integral, solve
+from tools.api import (
+    derivative,
+    evaluate,
+    extrema,
+    integral,
+    limit,
+    series,
+    solve,
+    solve_system,
+    tangent,
+    transform,
+)
 from tools.errors import LimitError, ParseError, ToolError, ToolTimeout
 from tools.limits import set_timeout
 from tools.result import ToolResult
@@ -19,9 +31,15 @@ __all__ = [
     "ToolTimeout",
     "derivative",
     "evaluate",
+    "extrema",
     "integral",
+    "limit",
+    "series",
     "set_timeout",
     "shutdown",
     "solve",
+    "solve_system",
+    "tangent",
+    "transform",
     "warm_up",
 ]

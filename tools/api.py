@@ -1,4 +1,4 @@
-"""The four public tools. Each returns a ToolResult and never raises.
+"""The public tools. Each returns a ToolResult and never raises.
 
 Why a thin layer: argument checks that are cheap and need no SymPy (types, text length)
 happen here, so a 1 MB string never reaches the worker; everything else runs in the bounded
@@ -25,10 +25,98 @@ _PLAIN = (str, int, float, Fraction, Decimal, sp.Basic, type(None))
 
 
 def solve(
-    equation: str, variable: str | None = None, *, timeout: float | None = None
+    equation: str,
+    variable: str | None = None,
+    domain: str | None = None,
+    *,
+    timeout: float | None = None,
 ) -> ToolResult:
-    """Roots of an equation (or of an expression set to 0); value is a list of exact roots."""
-    return _run("solve", {"equation": equation, "variable": variable}, timeout)
+    """Roots of an equation (or of an expression set to 0); value is a list of exact roots.
+
+    ``domain`` ("real", "positive", "nonnegative", "t >= 0", "0 <= x <= 5", "[0, 5]",
+    "(0, oo)") keeps only the roots in it; None keeps today's answer (complex roots included).
+    """
+    kwargs: dict[str, Any] = {"equation": equation, "variable": variable}
+    if domain is not None:
+        kwargs["domain"] = domain
+    return _run("solve", kwargs, timeout)
+
+
+def solve_system(
+    equations: str | list[str],
+    variables: str | list[str] | None = None,
+    *,
+    timeout: float | None = None,
+) -> ToolResult:
+    """2-3 linear or polynomial equations; value is a list of ``{Symbol: value}`` solutions."""
+    return _run("solve_system", {"equations": equations, "variables": variables}, timeout)
+
+
+def extrema(
+    expression: str,
+    variable: str | None = None,
+    lower: Any = None,
+    upper: Any = None,
+    kind: str | None = None,
+    *,
+    timeout: float | None = None,
+) -> ToolResult:
+    """Critical points and absolute extremes; ``kind="max"``/``"min"``: value is that extreme."""
+    return _run(
+        "extrema",
+        {
+            "expression": expression,
+            "variable": variable,
+            "lower": lower,
+            "upper": upper,
+            "kind": kind,
+        },
+        timeout,
+    )
+
+
+def tangent(
+    expression: str, at: Any, variable: str | None = None, *, timeout: float | None = None
+) -> ToolResult:
+    """The tangent line at ``at``; value is the right side of ``y = m*x + b``."""
+    return _run("tangent", {"expression": expression, "at": at, "variable": variable}, timeout)
+
+
+def transform(expression: str, how: str, *, timeout: float | None = None) -> ToolResult:
+    """``how`` is "simplify", "factor" (over the rationals) or "expand"; value is the result."""
+    return _run("transform", {"expression": expression, "how": how}, timeout)
+
+
+def limit(
+    expression: str,
+    at: Any,
+    variable: str | None = None,
+    direction: str | None = None,
+    *,
+    timeout: float | None = None,
+) -> ToolResult:
+    """The limit at a number or ``oo``; ``direction`` "+"/"-"/None (two-sided)."""
+    return _run(
+        "limit",
+        {"expression": expression, "at": at, "variable": variable, "direction": direction},
+        timeout,
+    )
+
+
+def series(
+    expression: str,
+    at: Any = "0",
+    order: int = 6,
+    variable: str | None = None,
+    *,
+    timeout: float | None = None,
+) -> ToolResult:
+    """The Taylor polynomial around ``at`` with powers below ``order``; value is the polynomial."""
+    return _run(
+        "series",
+        {"expression": expression, "at": at, "order": order, "variable": variable},
+        timeout,
+    )
 
 
 def derivative(
@@ -91,8 +179,13 @@ def _run(tool: str, kwargs: dict[str, Any], timeout: float | None) -> ToolResult
 def _precheck(kwargs: dict[str, Any]) -> str | None:
     """Refuse oversized or exotic arguments before they are sent to the worker."""
     for key, value in kwargs.items():
-        items = list(value.items()) if isinstance(value, Mapping) else [(None, value)]
-        if isinstance(value, Mapping) and len(items) > 50:
+        if isinstance(value, Mapping):
+            items = list(value.items())
+        elif isinstance(value, (list, tuple)):
+            items = [(None, item) for item in value]
+        else:
+            items = [(None, value)]
+        if len(items) > 50:
             return f"Too many values in '{key}' (at most 50)."
         for sub_key, item in items:
             for part in (sub_key, item):

@@ -23,8 +23,7 @@ import sympy as sp
 from tools import limits
 from tools.errors import ToolError
 from tools.formatting import decimal, exact, with_decimal
-from tools.function_notation import read_expression
-from tools.inputs import choose_variable, read_function, read_variable, to_value
+from tools.inputs import as_real, read_univariate, read_variable, to_value, whole_number
 from tools.operators import Stripped, strip_derivative, strip_integral
 from tools.result import ToolResult
 from tools.vocabulary import GREEK_LETTERS, GREEK_NAMES
@@ -64,12 +63,6 @@ def _split_integral_sign(text: object) -> tuple[object, str | None, str | None]:
     return body, *(b.strip("{}").strip() if b else None for b in (lower, upper))
 
 
-def _as_real(expr: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, sp.Symbol]:
-    """The same expression with ``var`` declared real (SymPy then knows d|x|/dx = sign(x))."""
-    real = sp.Symbol(var.name, real=True)
-    return expr.xreplace({var: real}), real
-
-
 def _split_differential(text: object, name: str | None) -> tuple[object, str | None]:
     """``x^2 dx``: drop the trailing ``dx``, which names the variable (the integral sign
     before it is `_split_integral_sign`'s).
@@ -93,19 +86,7 @@ def _split_differential(text: object, name: str | None) -> tuple[object, str | N
 
 def _order(raw: object) -> int:
     """The derivative order as a whole number in 1..MAX_DERIVATIVE_ORDER."""
-    if isinstance(raw, bool):
-        raise ToolError("The derivative order must be a whole number such as 1 or 2.")
-    if isinstance(raw, str) and raw.strip().isdigit() and len(raw.strip()) <= 6:
-        raw = int(raw.strip())
-    if isinstance(raw, float) and raw.is_integer():
-        raw = int(raw)
-    if not isinstance(raw, int):
-        raise ToolError(f"The derivative order must be a whole number such as 1 or 2, not {raw!r}.")
-    if not 1 <= raw <= limits.MAX_DERIVATIVE_ORDER:
-        raise ToolError(
-            f"The derivative order must be between 1 and {limits.MAX_DERIVATIVE_ORDER}, not {raw}."
-        )
-    return raw
+    return whole_number(raw, "The derivative order", 1, limits.MAX_DERIVATIVE_ORDER)
 
 
 @dataclass(frozen=True)
@@ -134,14 +115,7 @@ def read_derivative(
             n = _order(operator.order)
         if name is None and operator.variable is not None:
             name = _operator_variable(operator.variable, expression)
-    notation = read_expression(expression, name, "derivative")
-    if notation is not None:
-        expr, name = notation
-    else:
-        expr, _ = read_function(expression, "derivative", name)
-    var = choose_variable(expr.free_symbols, name, "differentiate with respect to") or sp.Symbol(
-        "x"
-    )
+    expr, var = read_univariate(expression, name, "derivative", "differentiate with respect to")
     return CalculusInput(expr, var, n)
 
 
@@ -152,7 +126,7 @@ def derivative(expression: str, variable: str | None = None, order: object = 1) 
     result = sp.diff(expr, var, n)
     note = ""
     if result.has(sp.Derivative):
-        real_expr, real = _as_real(expr, var)
+        real_expr, real = as_real(expr, var)
         result = sp.diff(real_expr, real, n).xreplace({real: var})
         note = f" (for real {var})"
     if result.has(sp.Derivative):
@@ -199,12 +173,7 @@ def read_integral(
         raise ToolError(
             "Give both bounds for a definite integral, or neither for an antiderivative."
         )
-    notation = read_expression(expression, name, "integral")
-    if notation is not None:
-        expr, name = notation
-    else:
-        expr, _ = read_function(expression, "integral", name)
-    var = choose_variable(expr.free_symbols, name, "integrate with respect to") or sp.Symbol("x")
+    expr, var = read_univariate(expression, name, "integral", "integrate with respect to")
     return CalculusInput(expr, var, 0, lower, upper)
 
 
@@ -253,7 +222,7 @@ def _indefinite(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
     result = sp.integrate(expr, var)
     note = ""
     if result.has(sp.Integral) and expr.has(sp.Abs, sp.sign, sp.Heaviside, sp.Max, sp.Min):
-        real_expr, real = _as_real(expr, var)
+        real_expr, real = as_real(expr, var)
         result = sp.integrate(real_expr, real).xreplace({real: var})
         note = f" (for real {var})"
     if result.has(sp.Integral):

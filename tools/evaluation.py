@@ -16,7 +16,7 @@ from collections.abc import Mapping
 import sympy as sp
 
 from tools.errors import LimitError, ToolError
-from tools.formatting import exact, with_decimal
+from tools.formatting import exact, tidy, with_decimal
 from tools.function_notation import Function, Reading, Target, read, read_call, substitute
 from tools.inputs import choose_variable, keep, names_of, read_function, read_variable, to_value
 from tools.operators import expand_listing
@@ -78,7 +78,7 @@ def _value(
         raise ToolError(f"The expression is infinite ({result}) at {shown}.")
     if result.has(sp.nan, sp.zoo) or (result.is_number and result.is_finite is False):
         raise ToolError(_undefined(expr, mapping, shown))
-    result = _tidy(result)
+    result = tidy(result)
     if result.free_symbols:
         raise ToolError(f"After substituting {shown} the result still contains variables.")
     return result, shown
@@ -266,7 +266,7 @@ def _closed_value(expression: str, name: str | None) -> ToolResult:
             f"No value to substitute was given for {names_of(expr.free_symbols)}: say where "
             "to evaluate."
         )
-    result = _tidy(expr)
+    result = tidy(expr)
     if result.has(sp.nan, sp.zoo) or (result.is_number and result.is_finite is False):
         raise ToolError(f"{expression.strip()} is undefined (a division by zero or the like).")
     return ToolResult.success(TOOL, exact(expr), result, with_decimal(result))
@@ -290,17 +290,6 @@ def _read_assignments(at: object, name: str | None) -> list[tuple[str, sp.Expr]]
     if isinstance(at, str) and not at.strip():
         raise ToolError("No value to substitute was given: say where to evaluate.")
     return None
-
-
-def _tidy(value: sp.Expr) -> sp.Expr:
-    """A shorter exact form when a cheap simplification finds one."""
-    if value.is_Rational or not value.is_number or sp.count_ops(value) > 40:
-        return value
-    try:
-        simpler = sp.simplify(value)
-    except Exception:
-        return value
-    return simpler if sp.count_ops(simpler) < sp.count_ops(value) else value
 
 
 def _undefined(expr: sp.Expr, mapping: dict[sp.Symbol, sp.Expr], shown: str) -> str:

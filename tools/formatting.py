@@ -90,3 +90,14 @@ def with_decimal(expr: sp.Expr) -> str:
     if approx is None or approx == text:
         return text
     return f"{text} ≈ {approx}"
+
+
+def tidy(value: sp.Expr) -> sp.Expr:
+    """A shorter exact form when a cheap simplification finds one."""
+    if value.is_Rational or not value.is_number or sp.count_ops(value) > 40:
+        return value
+    try:
+        simpler = sp.simplify(value)
+    except Exception:
+        return value
+    return simpler if sp.count_ops(simpler) < sp.count_ops(value) else value

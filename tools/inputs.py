@@ -6,14 +6,19 @@ everywhere: one free symbol is used automatically; several give an error naming 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 
 import sympy as sp
 
-from tools.errors import ParseError
+from tools.errors import ParseError, ToolError
+from tools.function_notation import read_expression
 from tools.parsing import Parsed, parse, parse_expression, parse_name
+
+# "x = 3", "x -> 0", "x → oo": a point that names its variable.
+_NAMED_POINT = re.compile(r"(?s)\s*(?P<name>[^\W\d]\w*)\s*(?:->|→|=)\s*(?P<value>.*)")
 
 
 def read_variable(variable: object) -> str | None:
@@ -73,9 +78,70 @@ def read_function(
     ):
         return rhs, parsed
     raise ParseError(
-        f"'{_short(text)}' is an equation; the {tool} tool needs an expression such as "
-        f"'{sp.sstr(lhs - rhs)}' (or use the solve tool)."
+        f"'{short(text)}' is an equation; the {tool} tool needs an expression such as "
+        f"'{short(lhs - rhs)}' (or use the solve tool)."
     )
+
+
+def read_univariate(
+    expression: object, variable: object, tool: str, purpose: str
+) -> tuple[sp.Expr, sp.Symbol]:
+    """One expression and its variable (``x`` when it has none), read as derivative reads them.
+
+    Function notation (``h(t) = ...``) and ``y = ...`` are allowed; ``purpose`` finishes
+    "say which one to ..." when the expression has several variables.
+    """
+    expr, name = read_one(expression, read_variable(variable), tool)
+    var = choose_variable(expr.free_symbols, name, purpose) or sp.Symbol(name or "x")
+    return expr, var
+
+
+def read_one(expression: object, name: str | None, tool: str) -> tuple[sp.Expr, str | None]:
+    """One expression, from function notation or plain text, and the variable it names."""
+    notation = read_expression(expression, name, tool)
+    if notation is not None:
+        return notation
+    expr, _ = read_function(expression, tool, name)
+    return expr, name
+
+
+def as_real(expr: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, sp.Symbol]:
+    """The same expression with ``var`` declared real (SymPy then knows d|x|/dx = sign(x))."""
+    real = sp.Symbol(var.name, real=True)
+    return expr.xreplace({var: real}), real
+
+
+def read_point(raw: object, var: sp.Symbol, what: str) -> sp.Expr:
+    """A point on ``var``'s axis: a number, text, or ``"x = 3"`` / ``"x -> 0"`` naming it."""
+    if isinstance(raw, str):
+        match = _NAMED_POINT.fullmatch(raw)
+        if match is not None:
+            named = read_variable(match.group("name"))
+            if named != var.name:
+                raise ToolError(
+                    f"{what} '{short(raw)}' is about {named}, but the expression's variable is "
+                    f"{var}."
+                )
+            raw = match.group("value")
+    value = to_value(raw, what, keep(var.name))
+    if var in value.free_symbols:
+        raise ToolError(f"{what} cannot contain the variable {var} itself.")
+    return value
+
+
+def whole_number(raw: object, what: str, low: int, high: int) -> int:
+    """A count or an order (``2``, ``"2"``, ``2.0``) as an int in ``low..high``."""
+    if isinstance(raw, bool):
+        raise ToolError(f"{what} must be a whole number such as 1 or 2.")
+    if isinstance(raw, str) and raw.strip().isdigit() and len(raw.strip()) <= 6:
+        raw = int(raw.strip())
+    if isinstance(raw, float) and raw.is_integer():
+        raw = int(raw)
+    if not isinstance(raw, int):
+        raise ToolError(f"{what} must be a whole number such as 1 or 2, not {quoted(raw)}.")
+    if not low <= raw <= high:
+        raise ToolError(f"{what} must be between {low} and {high}, not {raw}.")
+    return raw
 
 
 def to_value(raw: object, what: str, names: Iterable[str] = ()) -> sp.Expr:
@@ -105,6 +171,14 @@ def to_value(raw: object, what: str, names: Iterable[str] = ()) -> sp.Expr:
     )
 
 
-def _short(text: object) -> str:
-    flat = " ".join(str(text).split())
+def quoted(raw: object) -> str:
+    """A caller's argument as it is echoed in an error: its repr, at most 40 characters."""
+    text = repr(raw)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def short(value: object) -> str:
+    """Text or a SymPy object as echoed in a sentence: one line, at most 60 characters."""
+    text = sp.sstr(value) if isinstance(value, sp.Basic) else str(value)
+    flat = " ".join(text.split())
     return flat if len(flat) <= 60 else flat[:57] + "..."

@@ -15,10 +15,16 @@ from typing import Any
 import sympy as sp
 
 from tools.calculus import derivative, integral
+from tools.domains import solve_in_domain
 from tools.errors import ToolError
 from tools.evaluation import evaluate
+from tools.extrema import extrema
+from tools.limit_tool import limit
 from tools.result import ToolResult
-from tools.solving import solve_equation
+from tools.series import series
+from tools.systems import solve_system
+from tools.tangent import tangent
+from tools.transforms import transform
 
 
 def _spin(seconds: float = 60.0) -> ToolResult:
@@ -35,10 +41,16 @@ def _crash() -> ToolResult:
 
 
 COMPUTE: dict[str, Callable[..., ToolResult]] = {
-    "solve": solve_equation,
+    "solve": solve_in_domain,
     "derivative": derivative,
     "evaluate": evaluate,
     "integral": integral,
+    "solve_system": solve_system,
+    "extrema": extrema,
+    "tangent": tangent,
+    "transform": transform,
+    "limit": limit,
+    "series": series,
     "_spin": _spin,
     "_crash": _crash,
 }

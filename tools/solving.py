@@ -14,6 +14,7 @@ general solution is a list of expressions in an integer symbol (``2*pi*n``).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 import sympy as sp
 
@@ -30,8 +31,19 @@ _SCAN = (-100, 100, 800)
 _SHOWN_NUMERIC = 10
 
 
-def solve_equation(equation: str, variable: str | None = None) -> ToolResult:
-    """Roots of ``equation`` (or of ``expression = 0``) for ``variable``."""
+@dataclass(frozen=True)
+class Equation:
+    """An equation as the solve tool reads it: both sides, the unknown and the summary."""
+
+    lhs: sp.Expr
+    rhs: sp.Expr
+    var: sp.Symbol | None
+    free: set[sp.Symbol]
+    summary: str
+
+
+def read_equation(equation: str, variable: str | None = None) -> Equation:
+    """Parse ``equation`` (or ``expression = 0``) and pick the unknown, as ``solve`` does."""
     name = read_variable(variable)
     parsed = parse(equation, keep(name), "The equation")
     lhs = parsed.lhs
@@ -49,9 +61,16 @@ def solve_equation(equation: str, variable: str | None = None) -> ToolResult:
     var = choose_variable(free, name, "solve for", "equation")
     shown = f"{sp.sstr(lhs)} = {sp.sstr(rhs)}"
     summary = f"{shown} for {var}" if var is not None else shown
-    expr = lhs - rhs
+    return Equation(lhs, rhs, var, free, summary)
+
+
+def solve_equation(equation: str, variable: str | None = None) -> ToolResult:
+    """Roots of ``equation`` (or of ``expression = 0``) for ``variable``."""
+    read = read_equation(equation, variable)
+    var, summary = read.var, read.summary
+    expr = read.lhs - read.rhs
     if var is None or var not in expr.free_symbols:
-        return _constant_equation(expr, var, free, summary)
+        return _constant_equation(expr, var, read.free, summary)
     numer, denom = sp.fraction(sp.together(expr))
     if numer.is_polynomial(var) and denom.is_polynomial(var):
         return _polynomial(numer, denom, var, summary)
@@ -87,14 +106,14 @@ def _constant_equation(
 def _polynomial(numer: sp.Expr, denom: sp.Expr, var: sp.Symbol, summary: str) -> ToolResult:
     poly = sp.Poly(numer, var)
     if poly.is_zero:
-        excluded = _distinct(_poly_roots(sp.Poly(denom, var))) if denom.has(var) else []
+        excluded = _distinct(poly_roots(sp.Poly(denom, var))) if denom.has(var) else []
         text = f"true for every {var}"
         if excluded:
             text += " except " + ", ".join(f"{var} = {with_decimal(r)}" for r in excluded)
         return ToolResult.success(TOOL, summary, sp.S.Complexes, text)
     if poly.degree() == 0:
         return ToolResult.success(TOOL, summary, [], "no solution (the equation is never true)")
-    found = _poly_roots(poly)
+    found = poly_roots(poly)
     excluded = [r for r in found if denom.has(var) and _is_zero(denom.subs(var, r))]
     for r in excluded:
         del found[r]
@@ -110,7 +129,7 @@ def _polynomial(numer: sp.Expr, denom: sp.Expr, var: sp.Symbol, summary: str) ->
     return ToolResult.success(TOOL, summary, ordered, text)
 
 
-def _poly_roots(poly: sp.Poly) -> Counter[sp.Expr]:
+def poly_roots(poly: sp.Poly) -> Counter[sp.Expr]:
     """Every root with its multiplicity: radicals per factor, else exact CRootOf objects."""
     var = poly.gen
     try:
@@ -132,15 +151,15 @@ def _poly_roots(poly: sp.Poly) -> Counter[sp.Expr]:
                 )
             roots = Counter(part.all_roots())
         for root, count in roots.items():
-            found[_real_form(root)] += count * power
+            found[real_form(root)] += count * power
     return found
 
 
-def _real_form(root: sp.Expr) -> sp.Expr:
+def real_form(root: sp.Expr) -> sp.Expr:
     """Cubic roots of three-real-root cubics come out with I; rewrite them without it."""
     if not root.has(sp.I) or not root.is_number or sp.count_ops(root) > 80:
         return root
-    if not _is_real_number(root):
+    if not is_real_number(root):
         return root
     try:
         nicer = sp.simplify(sp.expand_complex(root))
@@ -149,7 +168,7 @@ def _real_form(root: sp.Expr) -> sp.Expr:
     return nicer if not nicer.has(sp.I) else root
 
 
-def _is_real_number(value: sp.Expr) -> bool:
+def is_real_number(value: sp.Expr) -> bool:
     if value.is_real is not None:
         return bool(value.is_real)
     approx = complex(approximate(value, 30))
@@ -165,10 +184,10 @@ def _is_zero(value: sp.Expr) -> bool:
 
 
 def _distinct(found: Counter[sp.Expr]) -> list[sp.Expr]:
-    return _sort(list(found))
+    return sort_values(list(found))
 
 
-def _sort(values: list[sp.Expr]) -> list[sp.Expr]:
+def sort_values(values: list[sp.Expr]) -> list[sp.Expr]:
     """Ascending by numeric value (real part, then imaginary), symbolic ones last."""
 
     def key(value: sp.Expr) -> tuple[int, float, float, str]:
@@ -183,7 +202,7 @@ def _sort(values: list[sp.Expr]) -> list[sp.Expr]:
     return sorted(values, key=key)
 
 
-def _root_text(var: sp.Symbol, root: sp.Expr, count: int = 1) -> str:
+def root_text(var: sp.Symbol, root: sp.Expr, count: int = 1) -> str:
     text = f"{var} = {with_decimal(root)}"
     if count > 1:
         text += f" ({_MULTIPLICITY.get(count, f'multiplicity {count}')})"
@@ -192,13 +211,13 @@ def _root_text(var: sp.Symbol, root: sp.Expr, count: int = 1) -> str:
 
 def _describe_roots(var: sp.Symbol, found: Counter[sp.Expr]) -> tuple[str, list[sp.Expr]]:
     """Text listing real roots, then complex ones, and the ordered list of distinct roots."""
-    roots = _sort(list(found))
+    roots = sort_values(list(found))
     if not all(r.is_number for r in roots):
-        return ", ".join(_root_text(var, r, found[r]) for r in roots), roots
-    real = [r for r in roots if _is_real_number(r)]
+        return ", ".join(root_text(var, r, found[r]) for r in roots), roots
+    real = [r for r in roots if is_real_number(r)]
     complex_ = [r for r in roots if r not in real]
-    real_text = ", ".join(_root_text(var, r, found[r]) for r in real)
-    complex_text = ", ".join(_root_text(var, r, found[r]) for r in complex_)
+    real_text = ", ".join(root_text(var, r, found[r]) for r in real)
+    complex_text = ", ".join(root_text(var, r, found[r]) for r in complex_)
     if not complex_:
         return real_text, real
     if not real:
@@ -242,11 +261,9 @@ def _from_set(
             TOOL, summary, answer.value, f"no real solution; complex solutions: {answer.text}"
         )
     if isinstance(solutions, sp.FiniteSet):
-        roots = _sort(list(solutions.args))
-        return ToolResult.success(
-            TOOL, summary, roots, ", ".join(_root_text(var, r) for r in roots)
-        )
-    family = _general_family(solutions, var, expr)
+        roots = sort_values(list(solutions.args))
+        return ToolResult.success(TOOL, summary, roots, ", ".join(root_text(var, r) for r in roots))
+    family = general_family(solutions, var, expr)
     if family is None:
         return None
     values, n = family
@@ -256,7 +273,7 @@ def _from_set(
     )
 
 
-def _general_family(
+def general_family(
     solutions: sp.Set, var: sp.Symbol, expr: sp.Expr
 ) -> tuple[list[sp.Expr], sp.Symbol] | None:
     """``Union(ImageSet(Lambda(_n, 2*_n*pi), Integers), ...)`` as ``[2*pi*n, ...]``."""
@@ -284,7 +301,7 @@ def _fallback(expr: sp.Expr, var: sp.Symbol, summary: str) -> ToolResult:
         solutions = []
     solutions = [s for s in solutions if not isinstance(s, (dict, tuple))]
     if solutions:
-        found = Counter({_real_form(s): 1 for s in solutions})
+        found = Counter({real_form(s): 1 for s in solutions})
         text, ordered = _describe_roots(var, found)
         if _periodic(expr, var):
             text = f"principal solutions (others differ by a period): {text}"

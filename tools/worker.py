@@ -61,6 +61,12 @@ _WHAT = {
     "derivative": "The derivative",
     "evaluate": "The evaluation",
     "integral": "The integral",
+    "solve_system": "Solving the system",
+    "extrema": "Finding the extrema",
+    "tangent": "The tangent",
+    "transform": "The transform",
+    "limit": "The limit",
+    "series": "The series",
 }
 
 

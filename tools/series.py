@@ -1,0 +1,54 @@
+"""The Taylor polynomial of one expression around a point.
+
+Why the O() term is left out of the text: the LLM quotes the text and the parser reads it back,
+and ``O(x**6)`` is not math a person types; the order is stated in words instead. When the
+expansion has negative or fractional powers (``1/x``, ``sqrt(x)``) it is called a series, not
+a Taylor polynomial.
+
+``value`` is the polynomial (the series without its O() term) as a SymPy expression.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from tools import limits
+from tools.errors import ToolError
+from tools.inputs import read_point, read_univariate, short, whole_number
+from tools.result import ToolResult
+
+TOOL = "series"
+
+
+def series(
+    expression: str, at: object = "0", order: object = 6, variable: str | None = None
+) -> ToolResult:
+    """The expansion of ``expression`` around ``at`` up to (not including) power ``order``."""
+    expr, var = read_univariate(expression, variable, TOOL, "expand in")
+    n = whole_number(order, "The order", 1, limits.MAX_SERIES_ORDER)
+    point = read_point("0" if at is None else at, var, "The point")
+    if point.free_symbols:
+        raise ToolError("The point of a series must be a number.")
+    expansion = sp.series(expr, var, point, n)
+    if expansion.has(sp.Subs, sp.Derivative):
+        raise ToolError(f"Could not expand {short(expr)} around {var} = {short(point)}.")
+    polynomial = expansion.removeO()
+    rest = expansion.getO()
+    where = f"{var} = {sp.sstr(point)}" if point.is_finite else f"{var} → {sp.sstr(point)}"
+    summary = f"series of {sp.sstr(expr)} around {where}"
+    name = "Taylor polynomial" if _is_taylor(polynomial, var, point) else "series"
+    if rest is None:
+        note = f"exact: the expression equals its {name} around {where}"
+    else:
+        note = f"{name} around {where}; the terms left out are {sp.sstr(rest.expr)} and smaller"
+    terms = sp.sstr(polynomial, order="rev-lex")  # ascending powers, as a series is read
+    text = f"{sp.sstr(expr)} {'=' if rest is None else '≈'} {terms} ({note})"
+    return ToolResult.success(TOOL, summary, polynomial, text)
+
+
+def _is_taylor(polynomial: sp.Expr, var: sp.Symbol, point: sp.Expr) -> bool:
+    """Only whole nonnegative powers of (var - point)."""
+    if not point.is_finite:
+        return False
+    shift = sp.Dummy("u")
+    return bool(sp.expand(polynomial.subs(var, shift + point)).is_polynomial(shift))

@@ -1,0 +1,239 @@
+"""Solve a system of 2 or 3 linear or polynomial equations, exactly.
+
+Why a tool of its own: "x + y = 3 and x - y = 1" is one question, and solving it equation by
+equation is where a small model slips. Linear systems go through ``linsolve`` (which states a
+free unknown when there are infinitely many solutions); polynomial and rational ones through
+``solve`` (Groebner bases; solutions that zero a denominator are dropped). Anything else
+(``sin(x) + y = 1``) is refused rather than guessed, and the worker's time limit bounds a
+system whose Groebner basis explodes.
+
+``value`` is a list of solutions, each a dict ``{Symbol: exact value}`` over every unknown,
+real solutions first. ``[]`` means no solution. With infinitely many, each dict gives the
+unknowns in terms of the free ones, and a free unknown maps to itself (``{x: 3 - y, y: y}``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import sympy as sp
+
+from tools.errors import ParseError, ToolError
+from tools.formatting import approximate, with_decimal
+from tools.inputs import names_of, read_variable, short
+from tools.parsing import parse, split_top_level
+from tools.result import ToolResult
+from tools.solving import is_real_number
+
+TOOL = "solve_system"
+MAX_EQUATIONS = 3
+MAX_UNKNOWNS = 3
+_AND = re.compile(r"(?i)\s+and\s+|\n")
+_SPACES = re.compile(r"\s+")
+
+
+def solve_system(equations: object, variables: object = None) -> ToolResult:
+    """Every solution of 2-3 equations in up to 3 unknowns (the others are parameters)."""
+    texts = _equation_texts(equations)
+    names = _unknown_names(variables)
+    sides = []
+    for text in texts:
+        parsed = parse(text, names, "An equation")
+        sides.append((parsed.lhs, parsed.rhs if parsed.rhs is not None else sp.S.Zero))
+    exprs = [lhs - rhs for lhs, rhs in sides]
+    free: set[sp.Symbol] = set().union(*(e.free_symbols for e in exprs))
+    unknowns = _unknowns(names, free)
+    shown = "; ".join(f"{sp.sstr(lhs)} = {sp.sstr(rhs)}" for lhs, rhs in sides)
+    summary = f"{shown} for {', '.join(u.name for u in unknowns)}"
+    for (lhs, rhs), expr in zip(sides, exprs, strict=True):
+        numer, denom = sp.fraction(sp.together(expr))
+        if not (numer.is_polynomial(*unknowns) and denom.is_polynomial(*unknowns)):
+            written = short(f"{sp.sstr(lhs)} = {sp.sstr(rhs)}")
+            raise ToolError(
+                f"The solve_system tool handles linear and polynomial equations; '{written}' is "
+                "neither (solve it with the solve tool)."
+            )
+    if all(_is_linear(e, unknowns) for e in exprs):
+        solutions = _linear(exprs, unknowns)
+    else:
+        solutions = _polynomial(exprs, unknowns)
+    return _answer(solutions, unknowns, summary)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the arguments
+
+
+def _equation_texts(equations: object) -> list[str]:
+    """``"x + y = 3, x - y = 1"`` (commas, semicolons, new lines or "and") or a list of texts."""
+    if isinstance(equations, str):
+        raw = [equations]
+    elif isinstance(equations, (list, tuple)):
+        raw = list(equations)
+    else:
+        raise ParseError(
+            "The equations must be text such as 'x + y = 3, x - y = 1' or a list of texts, "
+            f"not {type(equations).__name__}."
+        )
+    texts: list[str] = []
+    for item in raw:
+        if not isinstance(item, str):
+            raise ParseError(f"Each equation must be text, not {type(item).__name__}.")
+        for chunk in _AND.split(item):
+            texts.extend(p.strip() for p in split_top_level(chunk) if p.strip())
+    if len(texts) > MAX_EQUATIONS:
+        raise ToolError(
+            f"The solve_system tool takes at most {MAX_EQUATIONS} equations, not {len(texts)}: "
+            "solve a smaller system first."
+        )
+    if len(texts) < 2:
+        raise ToolError(
+            f"A system needs 2 or {MAX_EQUATIONS} equations (got {len(texts)}); for one "
+            "equation use the solve tool."
+        )
+    return texts
+
+
+def _unknown_names(variables: object) -> list[str]:
+    """The unknowns the caller named (``"x, y"``, ``"x y"`` or a list), in order, or []."""
+    if variables is None:
+        return []
+    if isinstance(variables, str):
+        raw: list[object] = [
+            w for part in split_top_level(variables) for w in _SPACES.split(part.strip()) if w
+        ]
+    elif isinstance(variables, (list, tuple)):
+        raw = list(variables)
+    else:
+        raise ParseError(
+            f"The variables must be text such as 'x, y' or a list of names, not "
+            f"{type(variables).__name__}."
+        )
+    names: list[str] = []
+    for item in raw:
+        name = read_variable(item)
+        if name is not None and name not in names:
+            names.append(name)
+    if len(names) > MAX_UNKNOWNS:
+        raise ToolError(
+            f"The solve_system tool solves for at most {MAX_UNKNOWNS} unknowns, not {len(names)}."
+        )
+    return names
+
+
+def _unknowns(names: list[str], free: set[sp.Symbol]) -> list[sp.Symbol]:
+    if names:
+        unknowns = [sp.Symbol(n) for n in names]
+        missing = [u for u in unknowns if u not in free]
+        if missing:
+            raise ToolError(
+                f"The equations do not contain {names_of(missing)}; their variables are "
+                f"{names_of(free) or 'none'}."
+            )
+        return unknowns
+    if not free:
+        raise ToolError("The equations have no unknowns: there is nothing to solve for.")
+    if len(free) > MAX_UNKNOWNS:
+        raise ToolError(
+            f"The system has {len(free)} unknowns ({names_of(free)}); at most {MAX_UNKNOWNS} are "
+            "supported: name the unknowns in variables (the others are then parameters)."
+        )
+    return sorted(free, key=lambda s: s.name)
+
+
+def _is_linear(expr: sp.Expr, unknowns: list[sp.Symbol]) -> bool:
+    try:
+        poly = sp.Poly(expr, *unknowns)
+    except sp.PolynomialError:
+        return False
+    return poly.total_degree() <= 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Solving
+
+
+def _linear(exprs: list[sp.Expr], unknowns: list[sp.Symbol]) -> list[dict[sp.Symbol, sp.Expr]]:
+    found = sp.linsolve(exprs, unknowns)
+    if found is sp.S.EmptySet:
+        return []
+    if not isinstance(found, sp.FiniteSet):
+        raise ToolError("Could not solve this linear system exactly.")
+    return [dict(zip(unknowns, solution, strict=True)) for solution in found.args]
+
+
+def _polynomial(exprs: list[sp.Expr], unknowns: list[sp.Symbol]) -> list[dict[sp.Symbol, sp.Expr]]:
+    try:
+        found = sp.solve(exprs, unknowns, dict=True)
+    except NotImplementedError:
+        raise ToolError("Could not solve this polynomial system exactly.") from None
+    return [{u: s.get(u, u) for u in unknowns} for s in found]
+
+
+def _answer(
+    solutions: list[dict[sp.Symbol, sp.Expr]], unknowns: list[sp.Symbol], summary: str
+) -> ToolResult:
+    if not solutions:
+        return ToolResult.success(
+            TOOL, summary, [], "no solution (the equations contradict each other)"
+        )
+    set_unknowns = set(unknowns)
+    free = sorted(
+        {u for s in solutions for v in s.values() for u in v.free_symbols & set_unknowns},
+        key=lambda u: u.name,
+    )
+    if free:
+        listed = "; ".join(_solution_text(s, unknowns, free) for s in solutions)
+        anything = "any number" if len(free) == 1 else "any numbers"
+        text = f"infinitely many solutions: {listed} ({names_of(free)} {anything})"
+        return ToolResult.success(TOOL, summary, solutions, text)
+    ordered = sorted(solutions, key=lambda s: _order(s, unknowns))
+    real = [s for s in ordered if _is_real(s)]
+    complex_ = [s for s in ordered if not _is_real(s)]
+    real_text = _listing(real, unknowns)
+    complex_text = _listing(complex_, unknowns, "complex ")
+    if not complex_:
+        text = real_text
+    elif not real:
+        text = f"no real solutions; {complex_text}"
+    else:
+        text = f"{real_text}; and {complex_text}"
+    return ToolResult.success(TOOL, summary, real + complex_, text)
+
+
+def _listing(
+    solutions: list[dict[sp.Symbol, sp.Expr]], unknowns: list[sp.Symbol], kind: str = ""
+) -> str:
+    if len(solutions) == 1:
+        label = f"{kind}solution: " if kind else ""
+        return label + _solution_text(solutions[0], unknowns)
+    parts = [f"({i}) {_solution_text(s, unknowns)}" for i, s in enumerate(solutions, start=1)]
+    return f"{len(solutions)} {kind}solutions: " + "; ".join(parts)
+
+
+def _solution_text(
+    solution: dict[sp.Symbol, sp.Expr],
+    unknowns: list[sp.Symbol],
+    free: list[sp.Symbol] | None = None,
+) -> str:
+    return ", ".join(
+        f"{u} = {with_decimal(solution[u])}" for u in unknowns if u not in (free or [])
+    )
+
+
+def _is_real(solution: dict[sp.Symbol, sp.Expr]) -> bool:
+    return all(not v.is_number or is_real_number(v) for v in solution.values())
+
+
+def _order(
+    solution: dict[sp.Symbol, sp.Expr], unknowns: list[sp.Symbol]
+) -> tuple[tuple[int, float, float, str], ...]:
+    key: list[tuple[int, float, float, str]] = []
+    for u in unknowns:
+        value = solution[u]
+        try:
+            approx = complex(approximate(value, 15))
+            key.append((0, approx.real, approx.imag, ""))
+        except (TypeError, ValueError):
+            key.append((1, 0.0, 0.0, sp.sstr(value)))
+    return tuple(key)
