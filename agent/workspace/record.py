@@ -202,18 +202,46 @@ def _degree_of(body: str) -> str:
     except ToolError:
         return ""
     symbols = expr.free_symbols
-    if len(symbols) != 1 or not expr.is_polynomial(*symbols):
+    # a power above the names' reach is no "quartic", and expanding it would cost seconds
+    big = any(p.exp.is_Number and abs(p.exp) > 5 for p in expr.atoms(sp.Pow))
+    if len(symbols) != 1 or big or not expr.is_polynomial(*symbols):
         return ""
     return _DEGREES.get(int(sp.degree(expr, *symbols)), "")
 
 
 @lru_cache(maxsize=4096)
 def math_key(text: str) -> sp.Expr:
-    """One expression per piece of math, equal for the same math written differently: an
-    equation `lhs = rhs` is `lhs - rhs`, expanded. Raises ToolError when it does not parse."""
+    """A piece of math as one expression: an equation `lhs = rhs` is `lhs - rhs`. Raises
+    ToolError when it does not parse. Not expanded: `(x + y + z + w + 1)^30` would take
+    half a minute, and this runs in the agent, outside the tools' time limit."""
     parsed = parse(text)
-    expr = parsed.lhs - parsed.rhs if parsed.rhs is not None else parsed.lhs
-    return sp.expand(expr)
+    return parsed.lhs - parsed.rhs if parsed.rhs is not None else parsed.lhs
+
+
+# Points at which two pieces of math are compared (rational, away from common poles).
+_PROBES = (sp.Rational(7, 3), sp.Rational(-5, 11), sp.Rational(13, 17))
+
+
+def same_math(a: sp.Expr, b: sp.Expr, up_to_sign: bool = True) -> bool:
+    """Equal by value at a few points (cheap for any size, where expanding is not); with
+    `up_to_sign`, also the negative (equations: `x^2 = 4` is `4 = x^2`)."""
+    if a.free_symbols != b.free_symbols:
+        return False
+    if a == b or (up_to_sign and a == -b):
+        return True
+    symbols = sorted(a.free_symbols, key=str)
+    signs = {1, -1} if up_to_sign else {1}
+    for shift, probe in enumerate(_PROBES):
+        point = {s: probe + k for k, s in enumerate(symbols, start=shift)}
+        try:
+            va, vb = complex(a.evalf(30, subs=point)), complex(b.evalf(30, subs=point))
+        except (TypeError, ValueError, ZeroDivisionError):
+            return False
+        scale = max(1.0, abs(va), abs(vb))
+        signs = {s for s in signs if abs(va - s * vb) <= 1e-12 * scale}
+        if not signs:
+            return False
+    return True
 
 
 def _variable_of(result: ToolResultMessage) -> str | None:
@@ -247,10 +275,9 @@ def _source(call: ToolCall | None, workspace: Workspace) -> Item | None:
 
 def _same_math(item: Item, key: sp.Expr) -> bool:
     try:
-        own = math_key(item.body)
+        return same_math(math_key(item.body), key)
     except (ToolError, ValueError, TypeError, RecursionError):
         return False
-    return sp.expand(own - key) == 0 or sp.expand(own + key) == 0
 
 
 def _origin(call: ToolCall | None, result: ToolResultMessage, source: Item | None) -> str:

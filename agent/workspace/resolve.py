@@ -15,7 +15,7 @@ from typing import Any
 import sympy as sp
 
 from agent import wire
-from agent.workspace.record import Item, Workspace
+from agent.workspace.record import Item, Workspace, same_math
 from tools.errors import ToolError
 from tools.parsing import parse_expression, split_top_level
 from tools.vocabulary import CONSTANTS, FUNCTIONS, GREEK_NAMES
@@ -180,7 +180,7 @@ def _restated_definition(text: str, workspace: Workspace) -> str | None:
         body = parse_expression(item.body)
     except ToolError:
         return None
-    if sp.simplify(value - body) == 0:
+    if same_math(value, body, up_to_sign=False):
         return item.body if chained is None else f"{item.body} = {chained}"
     if chained is not None:
         return None

@@ -46,3 +46,14 @@ def test_equations_are_counted_from_the_start_and_from_the_end() -> None:
     assert "#3 function q (you; equation 2 of 2, the last; quadratic): q(k) = k^2 - 1" in block
     # math that was only integrated is not an equation of the chat
     assert "#5 expression (you; quadratic): 3*w^2" in block
+
+
+def test_big_powers_are_compared_by_value_never_expanded() -> None:
+    """The record runs in the agent, outside the tools' time limit: expanding
+    `(x + y + z + w + 1)^30` there would stall every turn for half a minute."""
+    big = "(x + y + z + w + 1)^30"
+    messages: list[Message] = [UserMessage(text=f"solve {big} = 0 for x")]
+    messages += _result("a", "solve", {"equation": f"{big} = 0"}, "#2", ("-w - y - z - 1",))
+    workspace = build(messages)
+    assert workspace.items[1].origin == "roots of #1"
+    assert workspace.items[0].line() == "#1 equation (you): (w + x + y + z + 1)^30 = 0"
