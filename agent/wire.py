@@ -57,6 +57,14 @@ def untooled_request(ids: list[str]) -> str:
     )
 
 
+def unsaid_bounds_note(bounds: list[str]) -> str:
+    """Appended to an integral run without the bounds the model made up."""
+    return (
+        f"the bounds {', '.join(bounds)} were not given in this request, so this is the "
+        "antiderivative; if the user wants a definite integral, ask them for the bounds"
+    )
+
+
 # At most this much of the bad reply goes back to the model; an empty one is shown as this.
 REPAIR_QUOTE_CHARS = 1500
 EMPTY_REPLY = "(an empty reply)"

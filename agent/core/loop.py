@@ -374,14 +374,10 @@ class Agent:
         if not unsaid:
             return call, step, None
         cleared = {"lower": None, "upper": None}
-        note = (
-            f"the bounds {', '.join(unsaid)} were not given in this request, so this is the "
-            "antiderivative; if the user wants a definite integral, ask them for the bounds"
-        )
         return (
             call.model_copy(update={"arguments": {**call.arguments, **cleared}}),
             step.model_copy(update=cleared),
-            note,
+            wire.unsaid_bounds_note(unsaid),
         )
 
     def compact(self, trigger: Trigger) -> CompactionRecord | None:
