@@ -52,6 +52,12 @@ def _add_runtime_flags(parser: argparse.ArgumentParser) -> None:
         "~/.local/share/math-agent/sessions.sqlite3)",
     )
     parser.add_argument("--no-save", action="store_true", help="do not save this conversation")
+    parser.add_argument(
+        "--raw",
+        action="store_true",
+        help="show answers as stored (x**2, sqrt(2)) instead of readable math (x², √2); "
+        "piped output is always as stored",
+    )
     replay = parser.add_mutually_exclusive_group()
     replay.add_argument("--record", type=Path, metavar="FILE", help="record LLM calls to FILE")
     replay.add_argument(
@@ -148,8 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         if args.command == "ask":
-            return ask(runtime, args.message)
-        return chat(runtime)
+            return ask(runtime, args.message, raw=args.raw)
+        return chat(runtime, raw=args.raw)
     finally:
         runtime.close()
 

@@ -18,6 +18,7 @@ from rich.text import Text
 
 from agent.accounting.ledger import UsageLedger
 from agent.accounting.savings import HistorySaving
+from agent.app.pretty import pretty
 from agent.core.loop import Agent, TurnResult
 from agent.core.session import Session, context_tokens
 from agent.core.transcript import CompactionRecord
@@ -37,9 +38,24 @@ def shown(text: str) -> str:
     return escape(_CONTROL.sub("", text))
 
 
-def print_tool_run(console: Console, call: ToolCall, result: ToolResultMessage) -> None:
+def displayed(text: str, raw: bool = False) -> str:
+    """A stored answer or tool line as the terminal shows it: math as people write it
+    (`agent.app.pretty`), or with `raw` the text exactly as stored, to copy; safe either way."""
+    if raw:
+        return shown(text)
+    try:
+        return shown(pretty(text))
+    except Exception:  # display only: an answer is never lost to a prettifying bug
+        return shown(text)
+
+
+def print_tool_run(
+    console: Console, call: ToolCall, result: ToolResultMessage, raw: bool = False
+) -> None:
     mark = "[green]✓[/]" if result.ok else "[red]✗[/]"
-    console.print(f"  {mark} [dim]{shown(call.call_text)} → {shown(result.text)}[/]")
+    console.print(
+        f"  {mark} [dim]{displayed(call.call_text, raw)} → {displayed(result.text, raw)}[/]"
+    )
 
 
 class LiveTurn:
@@ -48,11 +64,13 @@ class LiveTurn:
     A spinner until the first field is decoded; then, for a tool call, one status line with
     the call so far, and for a message to the user, its text as it grows. Tool runs are
     printed above the live region as they finish. The region is transient: when the turn
-    ends, `print_turn` prints the final answer in its place.
+    ends, `print_turn` prints the final answer in its place. The growing text is shown as the
+    model writes it (half-written math would prettify wrongly); the final print is pretty.
     """
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, raw: bool = False) -> None:
         self.console = console
+        self.raw = raw
         self._live = Live(self._waiting(), console=console, transient=True, refresh_per_second=12)
 
     @staticmethod
@@ -75,19 +93,22 @@ class LiveTurn:
             self._live.update(Group(Spinner("dots", text=status)))
 
     def tool_run(self, call: ToolCall, result: ToolResultMessage) -> None:
-        print_tool_run(self._live.console, call, result)
+        print_tool_run(self._live.console, call, result, self.raw)
         self._live.update(self._waiting())
 
 
-def print_turn(console: Console, result: TurnResult, details: bool = True) -> None:
-    """The answer, then (with details) one dim line of accounting."""
+def print_turn(
+    console: Console, result: TurnResult, details: bool = True, raw: bool = False
+) -> None:
+    """The answer (its math pretty unless `raw`), then (with details) one dim line of
+    accounting."""
     if result.error:
         console.print(f"[red]{shown(result.error)}[/]")
         return
     if result.reply is None:
         return
     style = "bold" if result.reply.task_status == "COMPLETED" else "yellow"
-    console.print(f"[{style}]{shown(result.reply.text)}[/]")
+    console.print(f"[{style}]{displayed(result.reply.text, raw)}[/]")
     if not details:
         return
     parts = [

@@ -14,7 +14,9 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
+from agent.app import plot_drawing, plotting
 from agent.app.export import transcript_markdown
 from agent.app.render import (
     LiveTurn,
@@ -48,6 +50,13 @@ Commands:
   /pin [N]           keep the latest (or N-th) finished task verbatim (strategy scored)
   /sessions          saved sessions (resume one with: math-agent chat --session NAME)
   /export FILE.md    write the full transcript as Markdown
+  /plot F[, G] [from A to B]
+                     draw functions in the terminal: names (f, f'), ids (#4) or math
+                     (x^2 - 1); the range also as "A B" at the end (default -10 to 10);
+                     marks the roots and evaluated points the workspace holds for them
+  /plot save FILE.png  write the last plot as an image (needs matplotlib)
+  /raw               switch answers between readable math (x², √2, −3) and the stored
+                     plain text (x**2, sqrt(2), -3) to copy
   /exit              leave (Ctrl-D works too); Ctrl-C cancels the current answer
 """
 
@@ -113,12 +122,18 @@ def run_supervised(
 
 
 class Repl:
-    def __init__(self, runtime: Runtime, console: Console, interactive: bool) -> None:
+    def __init__(
+        self, runtime: Runtime, console: Console, interactive: bool, raw: bool | None = None
+    ) -> None:
         self.runtime = runtime
         self.agent = runtime.agent
         self.console = console
         self.interactive = interactive
         self.failures = 0
+        # Answers as stored (to copy, and for scripts reading piped output) or with readable
+        # math; a terminal gets readable math unless --raw.
+        self.raw = not interactive if raw is None else raw
+        self.last_plot: plotting.Plot | None = None
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -160,6 +175,10 @@ class Repl:
             self._sessions()
         elif name == "/export":
             self._export(arg)
+        elif name == "/plot":
+            self._plot(arg)
+        elif name == "/raw":
+            self._raw(arg)
         else:
             self.console.print(f"Unknown command {shown(name)}; /help lists the commands.")
         return True
@@ -244,11 +263,57 @@ class Repl:
             return
         self.console.print(f"Wrote the transcript to {escape(str(path))}.")
 
+    def _raw(self, arg: str) -> None:
+        if arg not in ("", "on", "off"):
+            self.console.print("Say /raw to switch, or /raw on, /raw off.")
+            return
+        self.raw = not self.raw if not arg else arg == "on"
+        self.console.print(
+            "Answers now show the plain text as stored (x**2, sqrt(2)), to copy; /raw again "
+            "for readable math."
+            if self.raw
+            else "Answers now show readable math (x², √2); /raw for the plain text to copy."
+        )
+
+    def _plot(self, arg: str) -> None:
+        """Draw (or, with `save FILE`, write as an image) functions of the workspace."""
+        word, _, rest = arg.partition(" ")
+        if word == "save":
+            self._save_plot(rest.strip())
+            return
+        try:
+            request = plotting.parse_request(arg)
+            plot = plotting.make_plot(request, build(self.agent.session.conversation()))
+        except plotting.PlotError as exc:
+            self.console.print(escape(exc.message))
+            return
+        self.last_plot = plot
+        color = self.console.color_system is not None
+        height = max(12, min(24, self.console.height - 6))
+        chart = plot_drawing.terminal_chart(plot, self.console.width, height, color)
+        self.console.print(Text.from_ansi(chart) if color else Text(chart), soft_wrap=True)
+        for line in plot_drawing.marks_summary(plot, raw=self.raw):
+            self.console.print(Text(line, style="dim"))
+
+    def _save_plot(self, target: str) -> None:
+        if not target:
+            self.console.print("Say where: /plot save FILE.png")
+            return
+        if self.last_plot is None:
+            self.console.print("There is no plot to save yet: draw one with /plot first.")
+            return
+        try:
+            path = plot_drawing.save_image(self.last_plot, target)
+        except plotting.PlotError as exc:
+            self.console.print(escape(exc.message))
+            return
+        self.console.print(f"Wrote the plot to {escape(str(path))}.")
+
     # -- turns ------------------------------------------------------------------------------
 
     def message(self, text: str) -> None:
         if self.interactive:
-            with LiveTurn(self.console) as live:
+            with LiveTurn(self.console, raw=self.raw) as live:
                 result = run_supervised(
                     self.runtime,
                     text,
@@ -261,7 +326,7 @@ class Repl:
             result = run_supervised(self.runtime, text, notify=self.console.print)
         if result.error:
             self.failures += 1
-        print_turn(self.console, result, details=self.interactive)
+        print_turn(self.console, result, details=self.interactive, raw=self.raw)
         store = self.runtime.store
         if store is not None and store.last_error:
             self.console.print(f"[red]{escape(store.last_error)}[/]")
@@ -336,7 +401,9 @@ def scripted_loop(repl: Repl, lines: Iterable[str]) -> None:
             break
 
 
-def chat(runtime: Runtime, stdin_is_tty: bool | None = None) -> int:
+def chat(runtime: Runtime, stdin_is_tty: bool | None = None, raw: bool = False) -> int:
+    """The REPL on a terminal, else one message per line of stdin. Answers show readable
+    math on a terminal unless `raw`; piped, they stay as stored (scripts read them)."""
     interactive = sys.stdin.isatty() if stdin_is_tty is None else stdin_is_tty
     console = (
         Console(highlight=False)
@@ -345,7 +412,7 @@ def chat(runtime: Runtime, stdin_is_tty: bool | None = None) -> int:
     )
     if not interactive and hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(line_buffering=True)  # each answer visible as soon as it exists
-    repl = Repl(runtime, console, interactive)
+    repl = Repl(runtime, console, interactive, raw=True if raw else None)
     if interactive:
         interactive_loop(repl)
         return 0
@@ -353,9 +420,11 @@ def chat(runtime: Runtime, stdin_is_tty: bool | None = None) -> int:
     return 1 if repl.failures else 0
 
 
-def ask(runtime: Runtime, text: str) -> int:
-    console = Console(highlight=False, no_color=not sys.stdout.isatty(), soft_wrap=True)
+def ask(runtime: Runtime, text: str, raw: bool = False) -> int:
+    """One answer; readable math on a terminal unless `raw`, as stored when piped."""
+    terminal = sys.stdout.isatty()
+    console = Console(highlight=False, no_color=not terminal, soft_wrap=True)
     notices = Console(stderr=True, highlight=False, no_color=True)
     result = run_supervised(runtime, text, notify=notices.print)
-    print_turn(console, result, details=False)
+    print_turn(console, result, details=False, raw=raw or not terminal)
     return 0 if result.ok else 1
