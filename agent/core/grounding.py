@@ -16,6 +16,8 @@ import sympy
 
 from agent.llm.model import ToolStep
 from agent.messages import AssistantMessage, Message, ToolCall, to_chat
+from tools.errors import ToolError
+from tools.parsing import parse_expression
 
 _MATH_FIELDS = ("equation", "expression")
 _VARIABLE = re.compile(r"(?<![A-Za-z])([A-Za-z])(?![A-Za-z])")
@@ -181,6 +183,14 @@ _NUMBER_WORDS = {
 def _numerals(text: str) -> str:
     """`text` with number words from zero to twelve written as digits."""
     return re.sub(r"[A-Za-z]+", lambda m: _NUMBER_WORDS.get(m.group(0).lower(), m.group(0)), text)
+
+
+def is_number(text: str) -> bool:
+    """Text the tools' parser reads as a number (`1`, `-1/2`, `pi`, `sqrt(2)`)."""
+    try:
+        return not parse_expression(text).free_symbols
+    except (ToolError, ValueError, TypeError, RecursionError):
+        return False
 
 
 def unwritten_values(values: list[str], said: str, known: set[str]) -> list[str]:

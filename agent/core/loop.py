@@ -18,6 +18,7 @@ from baml_py import AbortController
 from agent import wire
 from agent.context.base import Compaction, CompactionInput, ContextStrategy, Trigger
 from agent.core.grounding import (
+    is_number,
     miscalculations,
     note_is_grounded,
     ungrounded_reason,
@@ -371,8 +372,8 @@ class Agent:
         bounds = [b for b in bounds if b and "#" not in b]
         known = {v for item in workspace.items if item.origin != "you" for v in item.values}
         unsaid = unwritten_values(bounds, self._task_text(), known)
-        if not unsaid:
-            return call, step, None
+        if not unsaid or not all(is_number(b) for b in bounds):
+            return call, step, None  # a bound that is no number: the tool says why
         cleared = {"lower": None, "upper": None}
         return (
             call.model_copy(update={"arguments": {**call.arguments, **cleared}}),

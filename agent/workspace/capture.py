@@ -20,7 +20,7 @@ import sympy as sp
 
 from tools.errors import ToolError
 from tools.parsing import parse
-from tools.vocabulary import CONSTANTS, FUNCTIONS
+from tools.vocabulary import CONSTANTS, FUNCTIONS, GREEK_NAMES
 
 CapturedKind = Literal["equation", "expression", "function"]
 
@@ -33,6 +33,9 @@ _DEFINITION_HEAD = re.compile(
     r"^\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*(?:\s*,\s*[A-Za-z]\w*)*)\s*\)\s*$"
 )
 _NAME_HEAD = re.compile(r"^\s*([A-Za-z])\s*$")
+# Three letters or more that no function, constant or Greek name spells: a word, not math.
+_LETTERS = re.compile(r"[A-Za-z]{3,}")
+_NAMES = frozenset(FUNCTIONS) | frozenset(CONSTANTS) | GREEK_NAMES
 _LABEL = re.compile(r"[A-Z]")
 _CALL = re.compile(r"(?<![A-Za-z\w])([A-Za-z]\w*)'*\s*\(")
 # The longest run read; chat math is short (the tools accept 2,000 characters).
@@ -82,6 +85,8 @@ def _runs(text: str) -> list[str]:
 
 
 def _read(text: str) -> sp.Expr | tuple[sp.Expr, sp.Expr] | None:
+    if any(word not in _NAMES for word in _LETTERS.findall(text)):
+        return None  # "(solve):" is a word in brackets; the parser would multiply its letters
     try:
         parsed = parse(text)
     except (ToolError, ValueError, TypeError, RecursionError):

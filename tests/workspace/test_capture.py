@@ -80,3 +80,10 @@ def test_decimals_are_exact_and_a_sentence_end_is_not_part_of_the_math() -> None
 def test_a_product_with_a_bracket_is_not_a_call_unless_the_name_is_a_function() -> None:
     assert capture("x(x-1) = 6") == [Captured("equation", "x*(x - 1) = 6")]
     assert capture("f(2) + 1", {"f": "x**2"}) == []
+
+
+def test_a_word_in_brackets_is_not_a_product_of_letters() -> None:
+    assert capture("Tool result (solve): x = 42") == []
+    assert capture("(roots) of x^2 - 4") == [Captured("expression", "x**2 - 4")]
+    # a long name defined by the person is a name, not a word
+    assert capture("cost(x) = 5x + 3")[0].name == "cost"
