@@ -62,6 +62,13 @@ class _Token:
     text: str
 
 
+def _root_sign(token: _Token) -> str | None:
+    """`sqrt`/`cbrt` (a word) or `√`/`∛` already written: the sign a root is shown with."""
+    if token.kind == "word":
+        return _ROOT_SIGNS.get(token.text)
+    return token.text if token.text in ("√", "∛") else None
+
+
 def pretty(text: str) -> str:
     """`text` with its math written as people write it (idempotent: pretty(pretty(t)) is
     pretty(t)); prose, ids and decimals are unchanged."""
@@ -269,16 +276,8 @@ class _Writer:
                     i += 1
                     continue
                 out.append(text)
-            elif token.kind == "word" and text in _ROOT_SIGNS and self._at(i + 1, "("):
-                root = self._root(_ROOT_SIGNS[text], i + 1)
-                if root is None:
-                    out.append(text)
-                else:
-                    out.append(root[0])
-                    i = root[1]
-                    continue
-            elif text in ("√", "∛") and self._at(i + 1, "("):
-                root = self._root(text, i + 1)
+            elif (sign := _root_sign(token)) is not None and self._at(i + 1, "("):
+                root = self._root(sign, i + 1)
                 if root is None:
                     out.append(text)
                 else:
