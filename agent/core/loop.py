@@ -227,7 +227,7 @@ class Agent:
         workspace = build(conversation)
         # The person's new equations and expressions in this message: an answer to them needs
         # a tool's result (a definition alone may just be noted).
-        new = workspace.items[build(conversation[:-1]).next_number - 1 :]
+        new = workspace.added_by(len(conversation) - 1)
         fresh = [i.id for i in new if i.kind != "function"]
         # Rendered once per turn, so every call of the turn shares the prompt up to the
         # request; results of this turn carry their ids in their own messages.

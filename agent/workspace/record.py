@@ -46,6 +46,8 @@ class Item:
     params: tuple[str, ...] = ()
     # The person's item a result was computed from (its number), when the call's math is one.
     source: int | None = None
+    # The place in the conversation of the message it came from (what a turn added).
+    message: int | None = None
 
     @property
     def id(self) -> str:
@@ -101,8 +103,9 @@ class Workspace:
         self.items.append(item)
         return item
 
-    def add_captured(self, text: str) -> list[Item]:
-        """The person's math of one message, each piece once (math already held is kept)."""
+    def add_captured(self, text: str, message: int | None = None) -> list[Item]:
+        """The person's math of one message, each piece once (math already held is kept);
+        `message`: that message's place in the conversation."""
         known = {n: i.body for n, i in self.names.items() if i.kind == "function"}
         added = []
         for piece in capture(text, known):
@@ -120,10 +123,15 @@ class Workspace:
                         body=piece.body,
                         name=piece.name,
                         params=piece.params,
+                        message=message,
                     )
                 )
             )
         return added
+
+    def added_by(self, message: int) -> list[Item]:
+        """The items the message at that place in the conversation added."""
+        return [item for item in self.items if item.message == message]
 
     def summary(self) -> str:
         """`#1-#12, h, P`: what exists, for an error about an unknown id."""
@@ -309,7 +317,11 @@ def _origin(call: ToolCall | None, result: ToolResultMessage, source: Item | Non
 
 
 def _result_item(
-    number: int, call: ToolCall | None, result: ToolResultMessage, workspace: Workspace
+    number: int,
+    call: ToolCall | None,
+    result: ToolResultMessage,
+    workspace: Workspace,
+    message: int,
 ) -> Item:
     values = result.values
     if result.tool == "solve":
@@ -332,6 +344,7 @@ def _result_item(
         values=values if kind in ("roots", "values") else (),
         variable=_variable_of(result) if kind == "roots" else None,
         source=source.number if source is not None and source.origin == "you" else None,
+        message=message,
     )
 
 
@@ -339,16 +352,16 @@ def build(conversation: Iterable[Message]) -> Workspace:
     """The workspace of a conversation, in its order (the same messages give the same ids)."""
     workspace = Workspace()
     calls: dict[str, ToolCall] = {}
-    for message in conversation:
+    for place, message in enumerate(conversation):
         if isinstance(message, UserMessage):
-            workspace.add_captured(message.text)
+            workspace.add_captured(message.text, place)
         elif isinstance(message, ToolCall):
             calls[message.call_id] = message
         elif isinstance(message, ToolResultMessage) and message.item is not None:
             number = int(message.item.lstrip("#"))
             if number >= workspace.next_number and message.values:
                 call = calls.get(message.call_id)
-                workspace.add(_result_item(number, call, message, workspace))
+                workspace.add(_result_item(number, call, message, workspace, place))
         elif (
             isinstance(message, AssistantMessage)
             and message.note

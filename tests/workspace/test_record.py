@@ -57,3 +57,12 @@ def test_big_powers_are_compared_by_value_never_expanded() -> None:
     workspace = build(messages)
     assert workspace.items[1].origin == "roots of #1"
     assert workspace.items[0].line() == "#1 equation (you): (w + x + y + z + 1)^30 = 0"
+
+
+def test_each_item_knows_the_message_it_came_from() -> None:
+    """What one message added, read from one build (the loop's check on new math)."""
+    workspace = build(_chat())
+    assert [i.id for i in workspace.added_by(0)] == ["#1"]
+    assert [i.id for i in workspace.added_by(3)] == ["#3"]
+    assert [i.id for i in workspace.added_by(5)] == ["#4"]  # the result of the solve call
+    assert workspace.added_by(4) == []  # a tool call adds nothing by itself
