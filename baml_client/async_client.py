@@ -99,7 +99,7 @@ class BamlAsyncClient:
             return typing.cast(types.UserFactChanges, __result__.cast_to(types, types, stream_types, False, __runtime__))
     async def MathChat(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
-    ) -> typing.Union["types.QuadraticSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.TaskRecall", "types.MessageToUser"]:
+    ) -> typing.Union["types.QuadraticSolver", "types.SystemSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.ExtremaFinder", "types.TangentLine", "types.Rewriter", "types.LimitFinder", "types.SeriesExpansion", "types.TaskRecall", "types.MessageToUser"]:
         # Check if on_tick is provided
         if 'on_tick' in baml_options:
             # Use streaming internally when on_tick is provided
@@ -111,7 +111,7 @@ class BamlAsyncClient:
             __result__ = await self.__options.merge_options(baml_options).call_function_async(function_name="MathChat", args={
                 "messages": messages,
             })
-            return typing.cast(typing.Union["types.QuadraticSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.TaskRecall", "types.MessageToUser"], __result__.cast_to(types, types, stream_types, False, __runtime__))
+            return typing.cast(typing.Union["types.QuadraticSolver", "types.SystemSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.ExtremaFinder", "types.TangentLine", "types.Rewriter", "types.LimitFinder", "types.SeriesExpansion", "types.TaskRecall", "types.MessageToUser"], __result__.cast_to(types, types, stream_types, False, __runtime__))
     async def SummarizeContext(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
     ) -> types.ContextSummary:
@@ -150,14 +150,14 @@ class BamlStreamClient:
         )
     def MathChat(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
-    ) -> baml_py.BamlStream[typing.Union["stream_types.QuadraticSolver", "stream_types.QuadraticDerivative", "stream_types.QuadraticEvaluator", "stream_types.IntegralSolver", "stream_types.TaskRecall", "stream_types.MessageToUser"], typing.Union["types.QuadraticSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.TaskRecall", "types.MessageToUser"]]:
+    ) -> baml_py.BamlStream[typing.Union["stream_types.QuadraticSolver", "stream_types.SystemSolver", "stream_types.QuadraticDerivative", "stream_types.QuadraticEvaluator", "stream_types.IntegralSolver", "stream_types.ExtremaFinder", "stream_types.TangentLine", "stream_types.Rewriter", "stream_types.LimitFinder", "stream_types.SeriesExpansion", "stream_types.TaskRecall", "stream_types.MessageToUser"], typing.Union["types.QuadraticSolver", "types.SystemSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.ExtremaFinder", "types.TangentLine", "types.Rewriter", "types.LimitFinder", "types.SeriesExpansion", "types.TaskRecall", "types.MessageToUser"]]:
         __ctx__, __result__ = self.__options.merge_options(baml_options).create_async_stream(function_name="MathChat", args={
             "messages": messages,
         })
-        return baml_py.BamlStream[typing.Union["stream_types.QuadraticSolver", "stream_types.QuadraticDerivative", "stream_types.QuadraticEvaluator", "stream_types.IntegralSolver", "stream_types.TaskRecall", "stream_types.MessageToUser"], typing.Union["types.QuadraticSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.TaskRecall", "types.MessageToUser"]](
+        return baml_py.BamlStream[typing.Union["stream_types.QuadraticSolver", "stream_types.SystemSolver", "stream_types.QuadraticDerivative", "stream_types.QuadraticEvaluator", "stream_types.IntegralSolver", "stream_types.ExtremaFinder", "stream_types.TangentLine", "stream_types.Rewriter", "stream_types.LimitFinder", "stream_types.SeriesExpansion", "stream_types.TaskRecall", "stream_types.MessageToUser"], typing.Union["types.QuadraticSolver", "types.SystemSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.ExtremaFinder", "types.TangentLine", "types.Rewriter", "types.LimitFinder", "types.SeriesExpansion", "types.TaskRecall", "types.MessageToUser"]](
           __result__,
-          lambda x: typing.cast(typing.Union["stream_types.QuadraticSolver", "stream_types.QuadraticDerivative", "stream_types.QuadraticEvaluator", "stream_types.IntegralSolver", "stream_types.TaskRecall", "stream_types.MessageToUser"], x.cast_to(types, types, stream_types, True, __runtime__)),
-          lambda x: typing.cast(typing.Union["types.QuadraticSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.TaskRecall", "types.MessageToUser"], x.cast_to(types, types, stream_types, False, __runtime__)),
+          lambda x: typing.cast(typing.Union["stream_types.QuadraticSolver", "stream_types.SystemSolver", "stream_types.QuadraticDerivative", "stream_types.QuadraticEvaluator", "stream_types.IntegralSolver", "stream_types.ExtremaFinder", "stream_types.TangentLine", "stream_types.Rewriter", "stream_types.LimitFinder", "stream_types.SeriesExpansion", "stream_types.TaskRecall", "stream_types.MessageToUser"], x.cast_to(types, types, stream_types, True, __runtime__)),
+          lambda x: typing.cast(typing.Union["types.QuadraticSolver", "types.SystemSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.ExtremaFinder", "types.TangentLine", "types.Rewriter", "types.LimitFinder", "types.SeriesExpansion", "types.TaskRecall", "types.MessageToUser"], x.cast_to(types, types, stream_types, False, __runtime__)),
           __ctx__,
         )
     def SummarizeContext(self, messages: typing.List["types.ChatMessage"],

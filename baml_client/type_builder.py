@@ -20,7 +20,7 @@ from .globals import DO_NOT_USE_DIRECTLY_UNLESS_YOU_KNOW_WHAT_YOURE_DOING_RUNTIM
 class TypeBuilder(type_builder.TypeBuilder):
     def __init__(self):
         super().__init__(classes=set(
-          ["AddUserFact","ChatMessage","ContextSummary","ForgetUserFact","IntegralSolver","MessageToUser","QuadraticDerivative","QuadraticEvaluator","QuadraticSolver","SummaryExchange","TaskRecall","UpdateUserFact","UserFactChanges",]
+          ["AddUserFact","ChatMessage","ContextSummary","ExtremaFinder","ForgetUserFact","IntegralSolver","LimitFinder","MessageToUser","QuadraticDerivative","QuadraticEvaluator","QuadraticSolver","Rewriter","SeriesExpansion","SummaryExchange","SystemSolver","TangentLine","TaskRecall","UpdateUserFact","UserFactChanges",]
         ), enums=set(
           ["UserFactKind",]
         ), runtime=DO_NOT_USE_DIRECTLY_UNLESS_YOU_KNOW_WHAT_YOURE_DOING_RUNTIME)
@@ -35,7 +35,7 @@ class TypeBuilder(type_builder.TypeBuilder):
 
 
     # #########################################################################
-    # Generated classes 13
+    # Generated classes 19
     # #########################################################################
 
     @property
@@ -51,12 +51,20 @@ class TypeBuilder(type_builder.TypeBuilder):
         return ContextSummaryViewer(self)
 
     @property
+    def ExtremaFinder(self) -> "ExtremaFinderViewer":
+        return ExtremaFinderViewer(self)
+
+    @property
     def ForgetUserFact(self) -> "ForgetUserFactViewer":
         return ForgetUserFactViewer(self)
 
     @property
     def IntegralSolver(self) -> "IntegralSolverViewer":
         return IntegralSolverViewer(self)
+
+    @property
+    def LimitFinder(self) -> "LimitFinderViewer":
+        return LimitFinderViewer(self)
 
     @property
     def MessageToUser(self) -> "MessageToUserViewer":
@@ -75,8 +83,24 @@ class TypeBuilder(type_builder.TypeBuilder):
         return QuadraticSolverViewer(self)
 
     @property
+    def Rewriter(self) -> "RewriterViewer":
+        return RewriterViewer(self)
+
+    @property
+    def SeriesExpansion(self) -> "SeriesExpansionViewer":
+        return SeriesExpansionViewer(self)
+
+    @property
     def SummaryExchange(self) -> "SummaryExchangeViewer":
         return SummaryExchangeViewer(self)
+
+    @property
+    def SystemSolver(self) -> "SystemSolverViewer":
+        return SystemSolverViewer(self)
+
+    @property
+    def TangentLine(self) -> "TangentLineViewer":
+        return TangentLineViewer(self)
 
     @property
     def TaskRecall(self) -> "TaskRecallViewer":
@@ -152,7 +176,7 @@ class UserFactKindValues:
 
 
 # #########################################################################
-# Generated classes 13
+# Generated classes 19
 # #########################################################################
 
 class AddUserFactAst:
@@ -284,6 +308,65 @@ class ContextSummaryProperties:
     
 
 
+class ExtremaFinderAst:
+    def __init__(self, tb: type_builder.TypeBuilder):
+        _tb = tb._tb # type: ignore (we know how to use this private attribute)
+        self._bldr = _tb.class_("ExtremaFinder")
+        self._properties: typing.Set[str] = set([  "tool",  "expression",  "variable",  "lower",  "upper",  "kind",  ])
+        self._props = ExtremaFinderProperties(self._bldr, self._properties)
+
+    def type(self) -> baml_py.FieldType:
+        return self._bldr.field()
+
+    @property
+    def props(self) -> "ExtremaFinderProperties":
+        return self._props
+
+
+class ExtremaFinderViewer(ExtremaFinderAst):
+    def __init__(self, tb: type_builder.TypeBuilder):
+        super().__init__(tb)
+
+    
+    def list_properties(self) -> typing.List[typing.Tuple[str, type_builder.ClassPropertyViewer]]:
+        return [(name, type_builder.ClassPropertyViewer(self._bldr.property(name))) for name in self._properties]
+    
+
+
+class ExtremaFinderProperties:
+    def __init__(self, bldr: baml_py.ClassBuilder, properties: typing.Set[str]):
+        self.__bldr = bldr
+        self.__properties = properties # type: ignore (we know how to use this private attribute) # noqa: F821
+
+    
+    
+    @property
+    def tool(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
+    
+    @property
+    def expression(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("expression"))
+    
+    @property
+    def variable(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("variable"))
+    
+    @property
+    def lower(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("lower"))
+    
+    @property
+    def upper(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("upper"))
+    
+    @property
+    def kind(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("kind"))
+    
+    
+
+
 class ForgetUserFactAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
@@ -378,6 +461,61 @@ class IntegralSolverProperties:
     @property
     def upper(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("upper"))
+    
+    
+
+
+class LimitFinderAst:
+    def __init__(self, tb: type_builder.TypeBuilder):
+        _tb = tb._tb # type: ignore (we know how to use this private attribute)
+        self._bldr = _tb.class_("LimitFinder")
+        self._properties: typing.Set[str] = set([  "tool",  "expression",  "to",  "variable",  "direction",  ])
+        self._props = LimitFinderProperties(self._bldr, self._properties)
+
+    def type(self) -> baml_py.FieldType:
+        return self._bldr.field()
+
+    @property
+    def props(self) -> "LimitFinderProperties":
+        return self._props
+
+
+class LimitFinderViewer(LimitFinderAst):
+    def __init__(self, tb: type_builder.TypeBuilder):
+        super().__init__(tb)
+
+    
+    def list_properties(self) -> typing.List[typing.Tuple[str, type_builder.ClassPropertyViewer]]:
+        return [(name, type_builder.ClassPropertyViewer(self._bldr.property(name))) for name in self._properties]
+    
+
+
+class LimitFinderProperties:
+    def __init__(self, bldr: baml_py.ClassBuilder, properties: typing.Set[str]):
+        self.__bldr = bldr
+        self.__properties = properties # type: ignore (we know how to use this private attribute) # noqa: F821
+
+    
+    
+    @property
+    def tool(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
+    
+    @property
+    def expression(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("expression"))
+    
+    @property
+    def to(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("to"))
+    
+    @property
+    def variable(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("variable"))
+    
+    @property
+    def direction(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("direction"))
     
     
 
@@ -539,7 +677,7 @@ class QuadraticSolverAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("QuadraticSolver")
-        self._properties: typing.Set[str] = set([  "tool",  "equation",  "variable",  ])
+        self._properties: typing.Set[str] = set([  "tool",  "equation",  "variable",  "domain",  ])
         self._props = QuadraticSolverProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -574,6 +712,108 @@ class QuadraticSolverProperties:
     @property
     def equation(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("equation"))
+    
+    @property
+    def variable(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("variable"))
+    
+    @property
+    def domain(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("domain"))
+    
+    
+
+
+class RewriterAst:
+    def __init__(self, tb: type_builder.TypeBuilder):
+        _tb = tb._tb # type: ignore (we know how to use this private attribute)
+        self._bldr = _tb.class_("Rewriter")
+        self._properties: typing.Set[str] = set([  "tool",  "expression",  ])
+        self._props = RewriterProperties(self._bldr, self._properties)
+
+    def type(self) -> baml_py.FieldType:
+        return self._bldr.field()
+
+    @property
+    def props(self) -> "RewriterProperties":
+        return self._props
+
+
+class RewriterViewer(RewriterAst):
+    def __init__(self, tb: type_builder.TypeBuilder):
+        super().__init__(tb)
+
+    
+    def list_properties(self) -> typing.List[typing.Tuple[str, type_builder.ClassPropertyViewer]]:
+        return [(name, type_builder.ClassPropertyViewer(self._bldr.property(name))) for name in self._properties]
+    
+
+
+class RewriterProperties:
+    def __init__(self, bldr: baml_py.ClassBuilder, properties: typing.Set[str]):
+        self.__bldr = bldr
+        self.__properties = properties # type: ignore (we know how to use this private attribute) # noqa: F821
+
+    
+    
+    @property
+    def tool(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
+    
+    @property
+    def expression(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("expression"))
+    
+    
+
+
+class SeriesExpansionAst:
+    def __init__(self, tb: type_builder.TypeBuilder):
+        _tb = tb._tb # type: ignore (we know how to use this private attribute)
+        self._bldr = _tb.class_("SeriesExpansion")
+        self._properties: typing.Set[str] = set([  "tool",  "expression",  "at",  "order",  "variable",  ])
+        self._props = SeriesExpansionProperties(self._bldr, self._properties)
+
+    def type(self) -> baml_py.FieldType:
+        return self._bldr.field()
+
+    @property
+    def props(self) -> "SeriesExpansionProperties":
+        return self._props
+
+
+class SeriesExpansionViewer(SeriesExpansionAst):
+    def __init__(self, tb: type_builder.TypeBuilder):
+        super().__init__(tb)
+
+    
+    def list_properties(self) -> typing.List[typing.Tuple[str, type_builder.ClassPropertyViewer]]:
+        return [(name, type_builder.ClassPropertyViewer(self._bldr.property(name))) for name in self._properties]
+    
+
+
+class SeriesExpansionProperties:
+    def __init__(self, bldr: baml_py.ClassBuilder, properties: typing.Set[str]):
+        self.__bldr = bldr
+        self.__properties = properties # type: ignore (we know how to use this private attribute) # noqa: F821
+
+    
+    
+    @property
+    def tool(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
+    
+    @property
+    def expression(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("expression"))
+    
+    @property
+    def at(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("at"))
+    
+    @property
+    def order(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("order"))
     
     @property
     def variable(self) -> type_builder.ClassPropertyViewer:
@@ -621,6 +861,104 @@ class SummaryExchangeProperties:
     @property
     def answer(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("answer"))
+    
+    
+
+
+class SystemSolverAst:
+    def __init__(self, tb: type_builder.TypeBuilder):
+        _tb = tb._tb # type: ignore (we know how to use this private attribute)
+        self._bldr = _tb.class_("SystemSolver")
+        self._properties: typing.Set[str] = set([  "tool",  "equations",  "variables",  ])
+        self._props = SystemSolverProperties(self._bldr, self._properties)
+
+    def type(self) -> baml_py.FieldType:
+        return self._bldr.field()
+
+    @property
+    def props(self) -> "SystemSolverProperties":
+        return self._props
+
+
+class SystemSolverViewer(SystemSolverAst):
+    def __init__(self, tb: type_builder.TypeBuilder):
+        super().__init__(tb)
+
+    
+    def list_properties(self) -> typing.List[typing.Tuple[str, type_builder.ClassPropertyViewer]]:
+        return [(name, type_builder.ClassPropertyViewer(self._bldr.property(name))) for name in self._properties]
+    
+
+
+class SystemSolverProperties:
+    def __init__(self, bldr: baml_py.ClassBuilder, properties: typing.Set[str]):
+        self.__bldr = bldr
+        self.__properties = properties # type: ignore (we know how to use this private attribute) # noqa: F821
+
+    
+    
+    @property
+    def tool(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
+    
+    @property
+    def equations(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("equations"))
+    
+    @property
+    def variables(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("variables"))
+    
+    
+
+
+class TangentLineAst:
+    def __init__(self, tb: type_builder.TypeBuilder):
+        _tb = tb._tb # type: ignore (we know how to use this private attribute)
+        self._bldr = _tb.class_("TangentLine")
+        self._properties: typing.Set[str] = set([  "tool",  "expression",  "at",  "variable",  ])
+        self._props = TangentLineProperties(self._bldr, self._properties)
+
+    def type(self) -> baml_py.FieldType:
+        return self._bldr.field()
+
+    @property
+    def props(self) -> "TangentLineProperties":
+        return self._props
+
+
+class TangentLineViewer(TangentLineAst):
+    def __init__(self, tb: type_builder.TypeBuilder):
+        super().__init__(tb)
+
+    
+    def list_properties(self) -> typing.List[typing.Tuple[str, type_builder.ClassPropertyViewer]]:
+        return [(name, type_builder.ClassPropertyViewer(self._bldr.property(name))) for name in self._properties]
+    
+
+
+class TangentLineProperties:
+    def __init__(self, bldr: baml_py.ClassBuilder, properties: typing.Set[str]):
+        self.__bldr = bldr
+        self.__properties = properties # type: ignore (we know how to use this private attribute) # noqa: F821
+
+    
+    
+    @property
+    def tool(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
+    
+    @property
+    def expression(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("expression"))
+    
+    @property
+    def at(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("at"))
+    
+    @property
+    def variable(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("variable"))
     
     
 

@@ -25,11 +25,17 @@ type_map = {
     "types.ContextSummary": types.ContextSummary,
     "stream_types.ContextSummary": stream_types.ContextSummary,
 
+    "types.ExtremaFinder": types.ExtremaFinder,
+    "stream_types.ExtremaFinder": stream_types.ExtremaFinder,
+
     "types.ForgetUserFact": types.ForgetUserFact,
     "stream_types.ForgetUserFact": stream_types.ForgetUserFact,
 
     "types.IntegralSolver": types.IntegralSolver,
     "stream_types.IntegralSolver": stream_types.IntegralSolver,
+
+    "types.LimitFinder": types.LimitFinder,
+    "stream_types.LimitFinder": stream_types.LimitFinder,
 
     "types.MessageToUser": types.MessageToUser,
     "stream_types.MessageToUser": stream_types.MessageToUser,
@@ -43,8 +49,20 @@ type_map = {
     "types.QuadraticSolver": types.QuadraticSolver,
     "stream_types.QuadraticSolver": stream_types.QuadraticSolver,
 
+    "types.Rewriter": types.Rewriter,
+    "stream_types.Rewriter": stream_types.Rewriter,
+
+    "types.SeriesExpansion": types.SeriesExpansion,
+    "stream_types.SeriesExpansion": stream_types.SeriesExpansion,
+
     "types.SummaryExchange": types.SummaryExchange,
     "stream_types.SummaryExchange": stream_types.SummaryExchange,
+
+    "types.SystemSolver": types.SystemSolver,
+    "stream_types.SystemSolver": stream_types.SystemSolver,
+
+    "types.TangentLine": types.TangentLine,
+    "stream_types.TangentLine": stream_types.TangentLine,
 
     "types.TaskRecall": types.TaskRecall,
     "stream_types.TaskRecall": stream_types.TaskRecall,

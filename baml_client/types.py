@@ -48,7 +48,7 @@ class UserFactKind(str, Enum):
     OTHER = "OTHER"
 
 # #########################################################################
-# Generated classes (13)
+# Generated classes (19)
 # #########################################################################
 
 class AddUserFact(BaseModel):
@@ -63,6 +63,14 @@ class ChatMessage(BaseModel):
 class ContextSummary(BaseModel):
     exchanges: typing.List["SummaryExchange"]
 
+class ExtremaFinder(BaseModel):
+    tool: typing_extensions.Literal['extrema']
+    expression: str
+    variable: typing.Optional[str] = None
+    lower: typing.Optional[str] = None
+    upper: typing.Optional[str] = None
+    kind: typing.Optional[typing.Union[typing_extensions.Literal['max'], typing_extensions.Literal['min']]] = None
+
 class ForgetUserFact(BaseModel):
     op: typing_extensions.Literal['forget'] = Field(description='the user withdrew a known fact')
     number: int = Field(description='the number of the known fact to forget')
@@ -73,6 +81,13 @@ class IntegralSolver(BaseModel):
     variable: typing.Optional[str] = None
     lower: typing.Optional[str] = Field(default=None, description='both bounds for a definite integral, none for an antiderivative')
     upper: typing.Optional[str] = None
+
+class LimitFinder(BaseModel):
+    tool: typing_extensions.Literal['limit']
+    expression: str
+    to: str = Field(description='a number, oo or -oo')
+    variable: typing.Optional[str] = None
+    direction: typing.Optional[typing.Union[typing_extensions.Literal['left'], typing_extensions.Literal['right']]] = None
 
 class MessageToUser(BaseModel):
     response: str = Field(description='what the user reads: the tools\' exact results, in plain text')
@@ -96,10 +111,33 @@ class QuadraticSolver(BaseModel):
     tool: typing_extensions.Literal['solve']
     equation: str
     variable: typing.Optional[str] = None
+    domain: typing.Optional[str] = Field(default=None, description='only when the user restricts the answer: real, t >= 0, [0, 5]')
+
+class Rewriter(BaseModel):
+    tool: typing.Union[typing_extensions.Literal['simplify'], typing_extensions.Literal['factor'], typing_extensions.Literal['expand']]
+    expression: str
+
+class SeriesExpansion(BaseModel):
+    tool: typing_extensions.Literal['series']
+    expression: str
+    at: typing.Optional[str] = None
+    order: typing.Optional[int] = Field(default=None, description='the first power left out')
+    variable: typing.Optional[str] = None
 
 class SummaryExchange(BaseModel):
     question: str = Field(description='the user\'s request, terse, with its math exactly as given')
     answer: str = Field(description='the final answer, with every number, root and expression exactly as the tools gave them')
+
+class SystemSolver(BaseModel):
+    tool: typing_extensions.Literal['solve_system']
+    equations: typing.List[str]
+    variables: typing.Optional[typing.List[str]] = None
+
+class TangentLine(BaseModel):
+    tool: typing_extensions.Literal['tangent']
+    expression: str
+    at: str
+    variable: typing.Optional[str] = None
 
 class TaskRecall(BaseModel):
     tool: typing_extensions.Literal['recall'] = Field(description='look up workspace items or tasks that are out of view')
@@ -120,7 +158,7 @@ class UserFactChanges(BaseModel):
 
 
 # #########################################################################
-# Model rebuilds (13)
+# Model rebuilds (19)
 # #########################################################################
 # Resolve string forward references now that every model above is defined so
 # class declaration order never breaks Pydantic construction (issue #793).
@@ -129,13 +167,19 @@ class UserFactChanges(BaseModel):
 AddUserFact.model_rebuild()
 ChatMessage.model_rebuild()
 ContextSummary.model_rebuild()
+ExtremaFinder.model_rebuild()
 ForgetUserFact.model_rebuild()
 IntegralSolver.model_rebuild()
+LimitFinder.model_rebuild()
 MessageToUser.model_rebuild()
 QuadraticDerivative.model_rebuild()
 QuadraticEvaluator.model_rebuild()
 QuadraticSolver.model_rebuild()
+Rewriter.model_rebuild()
+SeriesExpansion.model_rebuild()
 SummaryExchange.model_rebuild()
+SystemSolver.model_rebuild()
+TangentLine.model_rebuild()
 TaskRecall.model_rebuild()
 UpdateUserFact.model_rebuild()
 UserFactChanges.model_rebuild()

@@ -19,7 +19,8 @@ from agent.messages import AssistantMessage, Message, ToolCall, to_chat
 from tools.errors import ToolError
 from tools.parsing import parse_expression
 
-_MATH_FIELDS = ("equation", "expression")
+# A call's own math: one equation or expression, or a system's equations.
+_MATH_FIELDS = ("equation", "expression", "equations")
 _VARIABLE = re.compile(r"(?<![A-Za-z])([A-Za-z])(?![A-Za-z])")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # Single letters that are constants, not variables.
@@ -31,9 +32,15 @@ def _features(text: str) -> tuple[set[str], set[str]]:
     return variables, set(_NUMBER.findall(text))
 
 
+def _texts(value: object) -> str:
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return str(value or "")
+
+
 def ungrounded_reason(step: ToolStep, context: list[Message]) -> str | None:
     """Why `step` looks invented, or None when its math appears in the conversation."""
-    math = " ".join(str(getattr(step, name, "") or "") for name in _MATH_FIELDS).strip()
+    math = " ".join(_texts(getattr(step, name, None)) for name in _MATH_FIELDS).strip()
     variables, numbers = _features(math)
     if not variables and not numbers:
         return None

@@ -11,10 +11,16 @@ from typing import Any
 import tools
 from agent.llm.model import ToolStep
 from baml_client.types import (
+    ExtremaFinder,
     IntegralSolver,
+    LimitFinder,
     QuadraticDerivative,
     QuadraticEvaluator,
     QuadraticSolver,
+    Rewriter,
+    SeriesExpansion,
+    SystemSolver,
+    TangentLine,
     TaskRecall,
 )
 from tools import ToolResult
@@ -29,13 +35,27 @@ def tool_arguments(step: ToolStep | TaskRecall) -> dict[str, Any]:
 def run_tool(step: ToolStep) -> ToolResult:
     """Run the SymPy tool a step asks for; tools never raise, and neither does this."""
     if isinstance(step, QuadraticSolver):
-        return tools.solve(step.equation, step.variable)
+        return tools.solve(step.equation, step.variable, step.domain)
+    if isinstance(step, SystemSolver):
+        return tools.solve_system(step.equations, step.variables)
     if isinstance(step, QuadraticDerivative):
         return tools.derivative(step.expression, step.variable, step.order or 1)
     if isinstance(step, QuadraticEvaluator):
         return _evaluate_points(step)
     if isinstance(step, IntegralSolver):
         return tools.integral(step.expression, step.variable, step.lower, step.upper)
+    if isinstance(step, ExtremaFinder):
+        return tools.extrema(step.expression, step.variable, step.lower, step.upper, step.kind)
+    if isinstance(step, TangentLine):
+        return tools.tangent(step.expression, step.at, step.variable)
+    if isinstance(step, Rewriter):  # the literal says how: simplify, factor or expand
+        return tools.transform(step.expression, how=step.tool)
+    if isinstance(step, LimitFinder):  # direction "left"/"right": the tool reads both words
+        return tools.limit(step.expression, step.to, step.variable, step.direction)
+    if isinstance(step, SeriesExpansion):
+        at = step.at if step.at is not None else "0"
+        order = step.order if step.order is not None else 6  # 0 is the tool's to refuse
+        return tools.series(step.expression, at, order, step.variable)
     return ToolResult.failure("unknown", repr(step), f"Unknown tool call: {step!r}")
 
 

@@ -25,11 +25,17 @@ from baml_client import b
 from baml_client.types import (
     ChatMessage,
     ContextSummary,
+    ExtremaFinder,
     IntegralSolver,
+    LimitFinder,
     MessageToUser,
     QuadraticDerivative,
     QuadraticEvaluator,
     QuadraticSolver,
+    Rewriter,
+    SeriesExpansion,
+    SystemSolver,
+    TangentLine,
     TaskRecall,
     UserFactChanges,
 )
@@ -41,7 +47,18 @@ T = TypeVar("T")
 REPAIR_FUNCTION = "MathChat repair"
 
 # A math tool call, run by `agent.core.tool_calls` with SymPy.
-ToolStep = QuadraticSolver | QuadraticDerivative | QuadraticEvaluator | IntegralSolver
+ToolStep = (
+    QuadraticSolver
+    | SystemSolver
+    | QuadraticDerivative
+    | QuadraticEvaluator
+    | IntegralSolver
+    | ExtremaFinder
+    | TangentLine
+    | Rewriter
+    | LimitFinder
+    | SeriesExpansion
+)
 # What MathChat can answer: a math tool call, a search of earlier tasks, or a message.
 Step = ToolStep | TaskRecall | MessageToUser
 

@@ -7,8 +7,9 @@ wrote the same again and the user got "not a valid tool call"). The call says wh
 is and what its math is; only the field name is wrong. Read as the tool's own math field, it
 is the call the model meant. The `tool` field may be missing too (`{"response": "4 * (9s^2 -
 9s)", "at": []}`, seen once in a full `sessions` run): the call's other fields then name the
-tool when only one tool has them all (`at`: evaluate). A sentence under `response` with a tool's name ("The value ... is
-0.", "tool": "evaluate": seen in the latency bench) is an answer mislabelled, not a call: that
+tool when only one tool has them all, each of its type (`at` as a list: evaluate; a tangent's
+or a series' `at` is a text). A sentence under `response` with a tool's name ("The value ...
+is 0.", "tool": "evaluate": seen in the latency bench) is an answer mislabelled, not a call: that
 one goes to the repair round.
 
 A combination of values named as a tool (`{"tool": "min", "expression": "#2"}`: the workspace
@@ -20,11 +21,12 @@ from __future__ import annotations
 
 import json
 import re
-import typing
 from typing import Any
 
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
 from agent import wire
-from agent.llm.step_schema import step_members
+from agent.llm.step_schema import literal_tools, step_members
 from baml_client import b
 from baml_client.types import MessageToUser
 
@@ -36,29 +38,42 @@ _PROSE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}\s+[A-Za-z]{2,}")
 
 def math_fields() -> dict[str, str]:
     """Each tool's first required text field (solve: equation, recall: query, ...), read from
-    the generated union so it follows `baml_src/`."""
+    the generated union so it follows `baml_src/` (a class with several `tool` literals gives
+    each of them its field)."""
     fields: dict[str, str] = {}
     for member in step_members():
         if member is MessageToUser:
             continue
-        tool = typing.get_args(member.model_fields["tool"].annotation)[0]
         for name, field in member.model_fields.items():
             if name != "tool" and field.is_required() and field.annotation is str:
-                fields[str(tool)] = name
+                fields.update(dict.fromkeys(literal_tools(member), name))
                 break
     return fields
 
 
-def _tool_by_fields(names: set[str]) -> str | None:
-    """The one tool whose fields include all of `names` (none given, or several: None)."""
-    if not names:
+def _tool_by_fields(fields: dict[str, Any]) -> str | None:
+    """The one tool that has every field given, each of its type (evaluate's `at` is a list,
+    a tangent's a text); none given, or several tools: None."""
+    if not fields:
         return None
     tools = [
-        str(typing.get_args(member.model_fields["tool"].annotation)[0])
+        literal_tools(member)[0]
         for member in step_members()
-        if member is not MessageToUser and names <= set(member.model_fields) - {"tool"}
+        if member is not MessageToUser and _fits(member, fields)
     ]
     return tools[0] if len(tools) == 1 else None
+
+
+def _fits(member: type[BaseModel], fields: dict[str, Any]) -> bool:
+    declared = member.model_fields
+    if not set(fields) <= set(declared) - {"tool"}:
+        return False
+    try:
+        for name, value in fields.items():
+            TypeAdapter(declared[name].annotation).validate_python(value)
+    except ValidationError:
+        return False
+    return True
 
 
 def _object(raw: str) -> dict[str, Any] | None:
@@ -94,7 +109,8 @@ def misplaced_response(raw: str) -> Any | None:
     if reply is None:
         return None
     if "tool" not in reply:
-        tool = _tool_by_fields(set(reply) - {"response", "task_status"})
+        given = {k: v for k, v in reply.items() if k not in ("response", "task_status")}
+        tool = _tool_by_fields(given)
         reply = {**reply, "tool": tool} if tool else reply
     field = math_fields().get(str(reply.get("tool")))
     math = reply.get("response")

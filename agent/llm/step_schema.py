@@ -31,12 +31,19 @@ TEXT_CHARS = {
     "lower": 60,
     "upper": 60,
     "at": 40,
+    "to": 40,
+    "domain": 40,
+    "equations": 80,
     "variable": 16,
+    "variables": 16,
     "note": 60,
 }
 DEFAULT_TEXT_CHARS = 120
-# At most this many items in a list field (evaluate's points).
+# At most this many items in a list field (evaluate's points), unless named here: a system
+# has at most 3 equations and unknowns (tools.systems); a 4th may still be written, so that
+# the tool refuses a larger system in words instead of the schema cutting an equation off.
 MAX_LIST_ITEMS = 10
+LIST_ITEMS = {"equations": 4, "variables": 4}
 SCHEMA_NAME = "MathChatStep"
 
 
@@ -53,14 +60,24 @@ def step_schema(answer_only: bool = False, without: tuple[str, ...] = ()) -> dic
     members = [
         m
         for m in step_members()
-        if (not answer_only or m is MessageToUser) and _literal_tool(m) not in without
+        if (not answer_only or m is MessageToUser) and not set(literal_tools(m)) & set(without)
     ]
     return {"anyOf": [_member_schema(member) for member in members]}
 
 
-def _literal_tool(member: type[BaseModel]) -> str:
-    args = typing.get_args(member.model_fields["tool"].annotation)
-    return str(args[0]) if args else ""
+def literal_tools(member: type[BaseModel]) -> tuple[str, ...]:
+    """The `tool` literals of a union member: one, or several for a class whose literal says
+    how it runs ("simplify" | "factor" | "expand")."""
+    return tuple(str(value) for value in _literals(member.model_fields["tool"].annotation))
+
+
+def _literals(annotation: Any) -> list[Any]:
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is Literal:
+        return list(args)
+    if origin in (Union, types.UnionType):
+        return [value for arg in args for value in _literals(arg)]
+    return []
 
 
 def response_format(answer_only: bool = False, without: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -78,7 +95,7 @@ def reply_token_budget() -> int:
         size = 0
         for name, field in member.model_fields.items():
             size += len(name) + 8
-            size += _text_cap(name, field.annotation) * _items_cap(field.annotation)
+            size += _text_cap(name, field.annotation) * _items_cap(name, field.annotation)
         longest = max(longest, size)
     return longest + 16
 
@@ -110,7 +127,7 @@ def _field_schema(name: str, annotation: Any) -> dict[str, Any]:
         return {
             "type": "array",
             "items": _field_schema(name, args[0]),
-            "maxItems": MAX_LIST_ITEMS,
+            "maxItems": LIST_ITEMS.get(name, MAX_LIST_ITEMS),
         }
     if annotation is str:
         return {"type": "string", "maxLength": _text_cap(name, annotation)}
@@ -135,10 +152,10 @@ def _text_cap(name: str, annotation: Any) -> int:
     return 12  # a number
 
 
-def _items_cap(annotation: Any) -> int:
+def _items_cap(name: str, annotation: Any) -> int:
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin is list:
-        return MAX_LIST_ITEMS
+        return LIST_ITEMS.get(name, MAX_LIST_ITEMS)
     if origin in (Union, types.UnionType):
-        return max(_items_cap(a) for a in args if a is not type(None))
+        return max(_items_cap(name, a) for a in args if a is not type(None))
     return 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agent.core.tool_calls import run_tool, tool_arguments
-from agent.testing.replies import as_step, derivative, evaluate, solve
+from agent.testing.replies import as_step, derivative, evaluate, solve, tool_call
 from baml_client.types import IntegralSolver
 
 
@@ -67,4 +67,31 @@ def test_bad_math_never_raises() -> None:
 
 
 def test_arguments_drop_the_discriminator() -> None:
-    assert tool_arguments(as_step(solve("x = 1"))) == {"equation": "x = 1", "variable": None}
+    arguments = tool_arguments(as_step(solve("x = 1")))
+    assert arguments == {"equation": "x = 1", "variable": None, "domain": None}
+
+
+@pytest.mark.parametrize(
+    ("reply", "tool", "value"),
+    [
+        (solve("t^2 - 3t - 4 = 0", variable="t"), "solve", "[-1, 4]"),
+        (tool_call("solve", equation="t^2 - 3t - 4 = 0", domain="t >= 0"), "solve", "[4]"),
+        (tool_call("solve_system", equations=["x + y = 3", "x - y = 1"]), "solve_system", ""),
+        (tool_call("extrema", expression="-5t^2 + 20t + 1", kind="max"), "extrema", "21"),
+        (tool_call("extrema", expression="x^3 - 3x", lower="0", upper="5"), "extrema", "[1]"),
+        (tool_call("tangent", expression="x^2", at="3"), "tangent", "6*x - 9"),
+        (tool_call("simplify", expression="(x^2 - 1)/(x - 1)"), "transform", "x + 1"),
+        (tool_call("factor", expression="x^2 - 1"), "transform", "(x - 1)*(x + 1)"),
+        (tool_call("expand", expression="(x + 1)^2"), "transform", "x**2 + 2*x + 1"),
+        (tool_call("limit", expression="1/x", to="0", direction="left"), "limit", "-oo"),
+        (tool_call("limit", expression="(2x + 1)/x", to="oo"), "limit", "2"),
+        (tool_call("series", expression="exp(x)", order=3), "series", "x**2/2 + x + 1"),
+        (tool_call("series", expression="x^2", at="1", order=2), "series", "2*x - 1"),
+    ],
+)
+def test_each_new_class_reaches_its_tool(reply: str, tool: str, value: str) -> None:
+    result = run_tool(as_step(reply))
+    assert result.ok and result.tool == tool, result.text
+    assert str(result.value) == value or tool == "solve_system"
+    if tool == "solve_system":
+        assert [{str(k): v for k, v in s.items()} for s in result.value] == [{"x": 2, "y": 1}]

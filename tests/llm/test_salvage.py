@@ -5,17 +5,30 @@ from __future__ import annotations
 import pytest
 
 from agent.llm.salvage import math_fields, misplaced_response
-from baml_client.types import QuadraticEvaluator, QuadraticSolver, TaskRecall
+from baml_client.types import QuadraticEvaluator, QuadraticSolver, Rewriter, TaskRecall
 
 
 def test_each_tool_has_its_math_field_from_the_generated_union() -> None:
+    # solve_system's math is a list (a `response` is one text): it has no such field.
     assert math_fields() == {
         "solve": "equation",
         "derivative": "expression",
         "evaluate": "expression",
         "integral": "expression",
+        "extrema": "expression",
+        "tangent": "expression",
+        "simplify": "expression",
+        "factor": "expression",
+        "expand": "expression",
+        "limit": "expression",
+        "series": "expression",
         "recall": "query",
     }
+
+
+def test_each_literal_of_the_rewriting_class_is_its_own_tool() -> None:
+    step = misplaced_response('{"response": "x^2 - 1", "tool": "factor"}')
+    assert step == Rewriter(tool="factor", expression="x^2 - 1")
 
 
 def test_the_reply_seen_on_the_embedded_model_is_the_evaluate_call_it_meant() -> None:
@@ -36,8 +49,12 @@ def test_with_no_tool_field_a_field_only_one_tool_has_names_it() -> None:
     # seen in a full `sessions` run: the user got "not a valid tool call"
     step = misplaced_response('{"response": "4 * (9s^2 - 9s)", "at": []}')
     assert step == QuadraticEvaluator(tool="evaluate", expression="4 * (9s^2 - 9s)", at=[])
-    bounds = misplaced_response('{"response": "x^2", "lower": "0", "upper": "1"}')
-    assert bounds is not None and bounds.tool == "integral" and bounds.expression == "x^2"
+    # `at` as a list is evaluate's alone; as one text it is a tangent's or a series': which?
+    assert misplaced_response('{"response": "x^2", "at": "3"}') is None
+    kind = misplaced_response('{"response": "x^2", "kind": "max"}')
+    assert kind is not None and kind.tool == "extrema" and kind.expression == "x^2"
+    direction = misplaced_response('{"response": "1/x", "to": "0", "direction": "left"}')
+    assert direction is not None and direction.tool == "limit" and direction.to == "0"
 
 
 @pytest.mark.parametrize(
@@ -45,7 +62,9 @@ def test_with_no_tool_field_a_field_only_one_tool_has_names_it() -> None:
     [
         '{"response": "x^2", "variable": "x"}',  # every tool has a variable: which one?
         '{"response": "x^2"}',  # nothing names a tool
-        '{"response": "x^2", "tool": "factor"}',  # no such tool
+        '{"response": "x^2", "tool": "integrate"}',  # no such tool
+        # integral and extrema both take bounds: which one?
+        '{"response": "x^2", "lower": "0", "upper": "1"}',
         '{"response": "hi", "tool": "solve", "equation": "x = 1"}',  # its field is there
         '{"response": "   ", "tool": "solve"}',  # no math
         '{"response": 5, "tool": "solve"}',

@@ -11,7 +11,12 @@ from baml_client import b
 
 
 def _tools(schema: dict) -> list[str]:
-    return [alt["properties"]["tool"]["const"] for alt in schema["anyOf"]]
+    """Every `tool` literal the schema allows (a class may allow several)."""
+    tools = []
+    for alternative in schema["anyOf"]:
+        tool = alternative["properties"]["tool"]
+        tools += [tool["const"]] if "const" in tool else [t["const"] for t in tool["anyOf"]]
+    return tools
 
 
 def test_every_member_of_the_union_is_one_closed_alternative() -> None:
@@ -24,6 +29,25 @@ def test_every_member_of_the_union_is_one_closed_alternative() -> None:
         required = {n for n, f in member.model_fields.items() if f.is_required()}
         assert set(alternative["required"]) == required
     assert "message_to_user" in _tools(schema) and "solve" in _tools(schema)
+
+
+def test_the_new_tools_and_their_field_types_are_covered() -> None:
+    """A list of texts, optional literal unions, a class with three `tool` literals."""
+    schema = step_schema()
+    assert {"solve_system", "extrema", "tangent", "limit", "series"} <= set(_tools(schema))
+    assert {"simplify", "factor", "expand"} <= set(_tools(schema))
+    by_tool = {alt["properties"]["tool"].get("const"): alt for alt in schema["anyOf"]}
+    equations = by_tool["solve_system"]["properties"]["equations"]
+    assert equations["type"] == "array" and equations["items"]["type"] == "string"
+    assert equations["maxItems"] == 4  # a 4th equation is written, and refused by the tool
+    kind = by_tool["extrema"]["properties"]["kind"]
+    assert kind == {"anyOf": [{"const": "max"}, {"const": "min"}, {"type": "null"}]}
+    direction = by_tool["limit"]["properties"]["direction"]["anyOf"]
+    assert direction == [{"const": "left"}, {"const": "right"}, {"type": "null"}]
+    assert by_tool["limit"]["required"] == ["tool", "expression", "to"]
+    assert by_tool["solve"]["properties"]["domain"]["anyOf"][0]["maxLength"] == 40
+    # Hiding one literal of the rewriting class hides the class.
+    assert "factor" not in _tools(step_schema(without=("simplify",)))
 
 
 def test_answer_only_and_hidden_tools() -> None:

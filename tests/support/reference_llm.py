@@ -68,6 +68,8 @@ def _chat(request: ScriptedRequest) -> str:
         return answer(f"The tool could not do that: {last.split(': ', 1)[1]}")
     if last.startswith("solve "):
         return tool_call("solve", equation=last.removeprefix("solve "))
+    if last.startswith("factor "):
+        return tool_call("factor", expression=last.removeprefix("factor "))
     if last.startswith("derivative of "):
         return tool_call("derivative", expression=last.removeprefix("derivative of "))
     if "square of the roots" in last:

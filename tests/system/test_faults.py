@@ -360,7 +360,7 @@ def test_unreachable_endpoint_is_one_sentence() -> None:
         ("empty-reply", "", "empty reply"),
         ("whitespace-reply", " \n\t ", "empty reply"),
         ("malformed-json", '{"tool": "solve", "equation": ', "not a valid tool call"),
-        ("unknown-tool", '{"tool": "factor", "expression": "x^2 - 1"}', "not a valid tool call"),
+        ("unknown-tool", '{"tool": "plot", "expression": "x^2 - 1"}', "not a valid tool call"),
         ("missing-arguments", '{"tool": "derivative"}', "not a valid tool call"),
         ("null-argument", '{"tool": "derivative", "expression": null}', "not a valid tool call"),
         (
