@@ -43,9 +43,9 @@ from agent.messages import (
 )
 from agent.workspace.record import Workspace, build
 from agent.workspace.resolve import ReferenceProblem, resolve_arguments
+from agent.workspace.results import result_values
 from baml_client.types import ChatMessage, MessageToUser, TaskRecall
 from tools import ToolResult
-from tools.formatting import exact
 
 DEFAULT_MAX_TOOL_STEPS = 8
 # Chat math is short and each tool reads at most 2,000 characters; a pasted megabyte would be
@@ -340,7 +340,7 @@ class Agent:
             # Math the call wrote itself (no id) must come from the person or a result.
             return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=False, text=refusal)
         outcome = self.tool_runner(step)
-        values = _values_of(outcome) if outcome.ok else ()
+        values = result_values(outcome.value) if outcome.ok else ()
         return ToolResultMessage(
             call_id=call.call_id,
             tool=call.tool,
@@ -412,11 +412,3 @@ class Agent:
             self.session.record(record)
             return record
         return None
-
-
-def _values_of(outcome: ToolResult) -> tuple[str, ...]:
-    """A result's exact values as SymPy text: what its workspace item holds."""
-    value = outcome.value
-    items = value if isinstance(value, (list, tuple)) else [value]
-    texts = tuple(exact(v) for v in items if v is not None and not isinstance(v, bool))
-    return texts if texts and len(texts) <= 50 else ()

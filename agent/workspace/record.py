@@ -14,17 +14,16 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
 
 import sympy as sp
 
 from agent import wire
 from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 from agent.workspace.capture import capture
+from agent.workspace.results import ItemKind, ordinal, origin, result_kind
 from tools.errors import ToolError
 from tools.parsing import parse
 
-ItemKind = Literal["equation", "expression", "function", "roots", "value", "values"]
 # Newest items shown in the prompt; functions are always shown, notes too.
 SHOWN_ITEMS = 12
 MAX_NOTES = 8
@@ -61,6 +60,8 @@ class Item:
             return _plain(f"{head} = {self.body}")
         if self.values and self.variable and self.kind == "roots":
             return ", ".join(f"{self.variable} = {_plain(v)}" for v in self.values)
+        if self.kind == "solutions":
+            return "; ".join(_plain(v) for v in self.values)
         if self.values:
             return ", ".join(_plain(v) for v in self.values)
         return _plain(self.body)
@@ -179,18 +180,13 @@ class Workspace:
         places = {}
         for index, item in enumerate(equations, start=1):
             back = total - index + 1
-            end = "the last" if back == 1 else f"{_ordinal(back)} from the last"
+            end = "the last" if back == 1 else f"{ordinal(back)} from the last"
             places[item.number] = f"equation {index} of {total}, {end}"
         return places
 
 
 def _number(item: Item) -> int:
     return item.number
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 _DEGREES = {1: "linear", 2: "quadratic", 3: "cubic", 4: "quartic", 5: "quintic"}
@@ -271,8 +267,13 @@ def _source(call: ToolCall | None, workspace: Workspace) -> Item | None:
     for name, item in workspace.names.items():
         if re.search(rf"(?<![\w#]){re.escape(name)}(?![\w])", main):
             return item
+    return _restated(main, workspace)
+
+
+def _restated(math: str, workspace: Workspace) -> Item | None:
+    """The person's item whose math `math` restates (the newest such)."""
     try:
-        key = math_key(main)
+        key = math_key(math)
     except (ToolError, ValueError, TypeError, RecursionError):
         return None
     for item in reversed(workspace.items):
@@ -288,9 +289,11 @@ def _same_math(item: Item, key: sp.Expr) -> bool:
         return False
 
 
-def _origin(call: ToolCall | None, result: ToolResultMessage, source: Item | None) -> str:
-    """What made a result, in words: `roots of #1`, `derivative of h`, `antiderivative of
-    #4`, `integral of #4 from 0 to 1`, `h at t = 2`, `sum of #2`."""
+def _origin(
+    call: ToolCall | None, result: ToolResultMessage, source: Item | None, workspace: Workspace
+) -> str:
+    """What made a result, in words (`agent.workspace.results.origin`): the math the call
+    worked on is named by the person's item it restates, else as the call wrote it."""
     subject = result.subject or result.tool
     if call is None:
         return subject
@@ -300,20 +303,15 @@ def _origin(call: ToolCall | None, result: ToolResultMessage, source: Item | Non
         subject = source.name or source.id
     elif main and len(main) <= 40:
         subject = main
-    if call.tool == "solve":
-        return f"roots of {subject}"
-    if call.tool == "derivative":
-        order = int(args.get("order") or 1)
-        return f"{'' if order == 1 else _ordinal(order) + ' '}derivative of {subject}"
-    if call.tool == "integral":
-        lower, upper = args.get("lower"), args.get("upper")
-        if lower is not None and upper is not None:
-            return f"integral of {subject} from {lower} to {upper}"
-        return f"antiderivative of {subject}"
-    if call.tool == "evaluate":
-        at = args.get("at") or []
-        return f"{subject} at {', '.join(map(str, at))}" if at else subject
-    return subject
+    if isinstance(args.get("equations"), list):  # a system's equations, each by its id
+        args = {**args, "equations": [_named(str(e), workspace) for e in args["equations"]]}
+    return origin(call.tool, args, subject, result)
+
+
+def _named(math: str, workspace: Workspace) -> str:
+    """An equation as its id when it restates the person's, else as written."""
+    item = None if _ID.search(math) else _restated(math, workspace)
+    return (item.name or item.id) if item is not None else math
 
 
 def _result_item(
@@ -324,24 +322,18 @@ def _result_item(
     message: int,
 ) -> Item:
     values = result.values
-    if result.tool == "solve":
-        kind: ItemKind = "roots"
-    elif len(values) > 1:
-        kind = "values"
-    elif result.tool == "evaluate" or (
-        result.tool == "integral" and call is not None and call.arguments.get("lower") is not None
-    ):
-        kind = "value"
-    else:
-        kind = "expression"
+    kind = result_kind(result.tool, call.arguments if call is not None else {}, values)
+    several = kind in ("roots", "solutions", "values")
     body = values[0] if len(values) == 1 and kind != "roots" else ", ".join(values)
+    if kind == "solutions":
+        body = "; ".join(values)
     source = _source(call, workspace)
     return Item(
         number=number,
         kind=kind,
-        origin=_origin(call, result, source),
+        origin=_origin(call, result, source, workspace),
         body=body,
-        values=values if kind in ("roots", "values") else (),
+        values=values if several else (),
         variable=_variable_of(result) if kind == "roots" else None,
         source=source.number if source is not None and source.origin == "you" else None,
         message=message,

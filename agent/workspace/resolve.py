@@ -20,13 +20,24 @@ from tools.errors import ToolError
 from tools.parsing import parse_expression, split_top_level
 from tools.vocabulary import CONSTANTS, FUNCTIONS, GREEK_NAMES
 
-# Fields that hold math, per tool; `at` (a list of points) is read apart.
+# Fields that hold math, per tool (by its `tool` literal); evaluate's `at` (a list of points)
+# is read apart, and a list of math (a system's equations) item by item.
 MATH_FIELDS = {
     "solve": ("equation",),
+    "solve_system": ("equations",),
     "derivative": ("expression",),
     "evaluate": ("expression",),
     "integral": ("expression", "lower", "upper"),
+    "extrema": ("expression", "lower", "upper"),
+    "tangent": ("expression", "at"),
+    "simplify": ("expression",),
+    "factor": ("expression",),
+    "expand": ("expression",),
+    "limit": ("expression", "to"),
+    "series": ("expression", "at"),
 }
+# Tools whose math is an equation: `#1` alone there is the equation as it is.
+EQUATION_TOOLS = ("solve", "solve_system")
 _AGGREGATE = re.compile(rf"\b({'|'.join(wire.COMBINATIONS)})\s*\(\s*#(\d+)\s*\)", re.IGNORECASE)
 _INDEXED = re.compile(r"#(\d+)\s*\[\s*(-?\d+)\s*\]")
 _ID = re.compile(r"#(\d+)")
@@ -53,8 +64,18 @@ def _item(workspace: Workspace, number: int) -> Item:
     return item
 
 
+def _not_a_point(item: Item) -> None:
+    """A system's solutions are points (`x = 2, y = 1`), not values to compute with."""
+    if item.kind == "solutions":
+        raise ReferenceProblem(
+            f"{item.id} holds the solutions of a system ({item.shown}), which are points: "
+            f'use it as the point of an evaluate call, "at": ["{item.id}"].'
+        )
+
+
 def _expression_of(item: Item) -> str:
     """An item as one expression: an equation `lhs = rhs` as `lhs - (rhs)`."""
+    _not_a_point(item)
     if item.kind == "equation":
         lhs, _, rhs = item.body.partition(" = ")
         return lhs if rhs.strip() == "0" else f"{lhs} - ({rhs})"
@@ -67,6 +88,7 @@ def _expression_of(item: Item) -> str:
 
 
 def _values(item: Item) -> list[str]:
+    _not_a_point(item)
     if item.values:
         return list(item.values)
     if item.kind in ("value", "expression"):
@@ -217,6 +239,7 @@ def resolve_math(
     ]
     if multi and each:
         item = multi[0]
+        _not_a_point(item)
         pattern = re.compile(rf"#{item.number}(?!\d)")
         texts = [pattern.sub(_wrap(v), text) for v in item.values]
     elif multi:
@@ -278,7 +301,7 @@ def _points(raw: str, workspace: Workspace) -> list[str]:
     if match is None:
         return resolve_math(raw, workspace)
     item = _item(workspace, int(match.group(2)))
-    values = _values(item)
+    values = list(item.values) if item.kind == "solutions" else _values(item)
     if match.group(3) is not None:
         index = int(match.group(3))
         if not 1 <= index <= len(values):
@@ -304,19 +327,12 @@ def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
     resolved = dict(arguments)
     for name in MATH_FIELDS.get(tool, ()):
         value = arguments.get(name)
-        if not isinstance(value, str):
-            continue
-        if _by_origin(value, workspace) is None and (words := _words(value, workspace)):
-            raise ReferenceProblem(
-                f"'{words[0]}' is a word, not math: put the id of the item you mean "
-                f"({workspace.summary()}) or its math in {name}."
-            )
-        if tool == "evaluate" and name == "expression":  # a list: each part on its own
-            parts = [p.strip() for p in split_top_level(value)] if "#" in value else [value]
-            texts = [t for part in parts for t in resolve_math(part, workspace, each=True)]
-        else:
-            texts = resolve_math(value, workspace, equation=tool == "solve")
-        resolved[name] = ", ".join(texts)
+        if isinstance(value, list):  # a system's equations: each resolved on its own
+            resolved[name] = [
+                _field(tool, name, v, workspace) if isinstance(v, str) else v for v in value
+            ]
+        elif isinstance(value, str):
+            resolved[name] = _field(tool, name, value, workspace)
     if tool == "evaluate" and isinstance(arguments.get("at"), list):
         points: list[str] = []
         for raw in arguments["at"]:
@@ -330,6 +346,21 @@ def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
                 "point in at, or f(3) with at []."
             )
     return resolved
+
+
+def _field(tool: str, name: str, value: str, workspace: Workspace) -> str:
+    """One math text of a call with its ids and names replaced."""
+    if _by_origin(value, workspace) is None and (words := _words(value, workspace)):
+        raise ReferenceProblem(
+            f"'{words[0]}' is a word, not math: put the id of the item you mean "
+            f"({workspace.summary()}) or its math in {name}."
+        )
+    if tool == "evaluate" and name == "expression":  # a list: each part on its own
+        parts = [p.strip() for p in split_top_level(value)] if "#" in value else [value]
+        texts = [t for part in parts for t in resolve_math(part, workspace, each=True)]
+    else:
+        texts = resolve_math(value, workspace, equation=tool in EQUATION_TOOLS)
+    return ", ".join(texts)
 
 
 def _closed(resolved: dict[str, Any]) -> bool:

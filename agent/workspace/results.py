@@ -1,0 +1,137 @@
+"""How a tool result reads in the workspace: its values as text, its kind, its origin in words.
+
+Why apart from the record: each tool's result has its own shape (a list of roots, a system's
+solutions as dicts, a vertical tangent as an equation, one-sided limits as a pair) and its
+own words for what made it ("maximum of f on [0, 5]", "factored #3"); the record only numbers
+and keeps items. Only what the tools read back becomes an item's value, so an id of it works
+in a later call.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+import sympy as sp
+
+from agent.messages import ToolResultMessage
+from tools.formatting import exact
+
+# "solutions": a system's solutions, each a point `x = 2, y = 1` (used as a point, in `at`).
+ItemKind = Literal["equation", "expression", "function", "roots", "solutions", "value", "values"]
+# The rewriting tools (one BAML class whose `tool` literal says how) and their past participle.
+REWRITES = {"simplify": "simplified", "factor": "factored", "expand": "expanded"}
+# A result with more values than this is no item (an id of it would be unreadable).
+MAX_ITEM_VALUES = 50
+_EXTREMES = {"max": "maximum", "min": "minimum"}
+_SIDES = {"left": "-", "right": "+"}
+_LIMIT_POINT = re.compile(r" as (\S+) → (.+)$")
+
+
+def result_values(value: Any) -> tuple[str, ...]:
+    """A result's exact values as SymPy text: a value, each of a list, a system's solution as
+    the point `x = 2, y = 1`, an equation (a vertical tangent) as `x = 0`. None at all for a
+    value no tool reads back: a limit that oscillates (`AccumBounds`) has nothing to point at."""
+    items = value if isinstance(value, (list, tuple)) else [value]
+    texts: list[str] = []
+    for item in items:
+        if item is None or isinstance(item, bool):
+            continue
+        if isinstance(item, sp.AccumBounds):
+            return ()
+        if isinstance(item, dict):
+            texts.append(", ".join(f"{exact(k)} = {exact(v)}" for k, v in item.items()))
+        elif isinstance(item, sp.Equality):
+            texts.append(f"{exact(item.lhs)} = {exact(item.rhs)}")
+        else:
+            texts.append(exact(item))
+    return tuple(texts) if len(texts) <= MAX_ITEM_VALUES else ()
+
+
+def result_kind(tool: str, arguments: dict[str, Any], values: tuple[str, ...]) -> ItemKind:
+    """What a result is: roots, a system's solutions, values (several, or critical points), a
+    value (a number a tool computed at a point, an extreme, a limit), an equation (a vertical
+    tangent), else an expression (a derivative, a rewriting, a tangent line, a series)."""
+    if tool == "solve":
+        return "roots"
+    if tool == "solve_system":
+        return "solutions"
+    if tool == "tangent" and len(values) == 1 and " = " in values[0]:
+        return "equation"
+    if len(values) > 1 or (tool == "extrema" and arguments.get("kind") is None):
+        return "values"
+    definite = tool == "integral" and arguments.get("lower") is not None
+    if tool in ("evaluate", "limit", "extrema") or definite:
+        return "value"
+    return "expression"
+
+
+def origin(tool: str, arguments: dict[str, Any], subject: str, result: ToolResultMessage) -> str:
+    """What made a result, in words: `roots of #1`, `derivative of h`, `antiderivative of
+    #4`, `integral of #4 from 0 to 1`, `h at t = 2`, `maximum of f on [0, 5]`, `tangent to f
+    at 2`, `factored #3`, `limit of #3 as x -> oo`, `series of f at 0`, `solution of the
+    system #1, #2`; `subject` names the math the call worked on."""
+    args = arguments
+    if tool == "solve":
+        domain = args.get("domain")
+        return f"roots of {subject}" + (f" ({domain})" if domain else "")
+    if tool == "solve_system":
+        return _system(args, result)
+    if tool == "derivative":
+        order = int(args.get("order") or 1)
+        return f"{'' if order == 1 else ordinal(order) + ' '}derivative of {subject}"
+    if tool == "integral":
+        lower, upper = args.get("lower"), args.get("upper")
+        if lower is not None and upper is not None:
+            return f"integral of {subject} from {lower} to {upper}"
+        return f"antiderivative of {subject}"
+    if tool == "evaluate":
+        at = args.get("at") or []
+        return f"{subject} at {', '.join(map(str, at))}" if at else subject
+    if tool == "extrema":
+        what = _EXTREMES.get(str(args.get("kind")), "critical points")
+        return f"{what} of {subject}{_interval(args.get('lower'), args.get('upper'))}"
+    if tool == "tangent":
+        return f"tangent to {subject} at {args.get('at')}"
+    if tool in REWRITES:
+        return f"{REWRITES[tool]} {subject}"
+    if tool == "limit":
+        return _limit(args, subject, result)
+    if tool == "series":
+        return f"series of {subject} at {args.get('at') or 0}"
+    return subject
+
+
+def _system(args: dict[str, Any], result: ToolResultMessage) -> str:
+    equations = args.get("equations") or []
+    listed = ", ".join(map(str, equations)) if isinstance(equations, list) else str(equations)
+    shown = listed if listed and len(listed) <= 60 else result.subject
+    return f"{'solution' if len(result.values) == 1 else 'solutions'} of the system {shown}"
+
+
+def _interval(lower: Any, upper: Any) -> str:
+    """` on [0, 5]`, ` on [0, oo)`, ` on (-oo, 5]`, or nothing for the whole line."""
+    if lower is None and upper is None:
+        return ""
+    left = f"[{lower}" if lower is not None else "(-oo"
+    right = f"{upper}]" if upper is not None else "oo)"
+    return f" on {left}, {right}"
+
+
+def _limit(args: dict[str, Any], subject: str, result: ToolResultMessage) -> str:
+    """`limit of #3 as x -> oo`, the point as the tool read it (side included: `0+`);
+    `limits of ... from the left and the right` when the sides differ (two values)."""
+    found = _LIMIT_POINT.search(result.subject)
+    if found is not None:
+        point = found.group(2).replace("⁺", "+").replace("⁻", "-")
+        where = f"as {found.group(1)} -> {point}"
+    else:
+        where = f"at {args.get('to')}{_SIDES.get(str(args.get('direction')), '')}"
+    if len(result.values) == 2:
+        return f"limits of {subject} {where} from the left and the right"
+    return f"limit of {subject} {where}"
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
