@@ -29,6 +29,7 @@ ItemKind = Literal["equation", "expression", "function", "roots", "value", "valu
 SHOWN_ITEMS = 12
 MAX_NOTES = 8
 _ID = re.compile(r"#(\d+)")
+_EQUALS_ZERO = re.compile(r"\s*=\s*0$")
 
 
 @dataclass(frozen=True)
@@ -268,9 +269,8 @@ def _source(call: ToolCall | None, workspace: Workspace) -> Item | None:
     main = str(call.arguments.get("equation") or call.arguments.get("expression") or "")
     if (cited := _ID.search(main)) is not None:
         return workspace.get(int(cited.group(1)))
-    for name, item in workspace.names.items():
-        if re.search(rf"(?<![\w#]){re.escape(name)}(?![\w])", main):
-            return item
+    if named := _names_in(main, workspace):
+        return named[0]
     try:
         key = math_key(main)
     except (ToolError, ValueError, TypeError, RecursionError):
@@ -288,7 +288,18 @@ def _same_math(item: Item, key: sp.Expr) -> bool:
         return False
 
 
-def _origin(call: ToolCall | None, result: ToolResultMessage, source: Item | None) -> str:
+def _names_in(text: str, workspace: Workspace) -> list[Item]:
+    """The named items (functions, labelled equations) a piece of math cites by name."""
+    return [
+        item
+        for name, item in workspace.names.items()
+        if re.search(rf"(?<![\w#]){re.escape(name)}(?![\w])", text)
+    ]
+
+
+def _origin(
+    call: ToolCall | None, result: ToolResultMessage, source: Item | None, workspace: Workspace
+) -> str:
     """What made a result, in words: `roots of #1`, `derivative of h`, `antiderivative of
     #4`, `integral of #4 from 0 to 1`, `h at t = 2`, `sum of #2`."""
     subject = result.subject or result.tool
@@ -296,12 +307,13 @@ def _origin(call: ToolCall | None, result: ToolResultMessage, source: Item | Non
         return subject
     args = call.arguments
     main = str(args.get("equation") or args.get("expression") or "").strip()
-    if source is not None and not _ID.search(main):
-        subject = source.name or source.id
-    elif main and len(main) <= 40:
-        subject = main
-    if call.tool == "solve":
-        return f"roots of {subject}"
+    cited = bool(_ID.search(main)) or any(_names_in(main, workspace))
+    if main and (cited or source is None) and len(main) <= 40:
+        subject = main  # what the call pointed at, as it wrote it: `q = 0`, `f(3)`, `#4`
+    elif source is not None:
+        subject = source.name or source.id  # the math was copied: say whose it is
+    if call.tool == "solve":  # the roots of `q = 0` are the roots of q
+        return "roots of " + _EQUALS_ZERO.sub("", subject)
     if call.tool == "derivative":
         order = int(args.get("order") or 1)
         return f"{'' if order == 1 else _ordinal(order) + ' '}derivative of {subject}"
@@ -339,7 +351,7 @@ def _result_item(
     return Item(
         number=number,
         kind=kind,
-        origin=_origin(call, result, source),
+        origin=_origin(call, result, source, workspace),
         body=body,
         values=values if kind in ("roots", "values") else (),
         variable=_variable_of(result) if kind == "roots" else None,

@@ -66,3 +66,13 @@ def test_each_item_knows_the_message_it_came_from() -> None:
     assert [i.id for i in workspace.added_by(3)] == ["#3"]
     assert [i.id for i in workspace.added_by(5)] == ["#4"]  # the result of the solve call
     assert workspace.added_by(4) == []  # a tool call adds nothing by itself
+
+
+def test_a_call_that_points_by_name_keeps_what_it_pointed_at() -> None:
+    """`f(3)` is a value of f, `f'` is f's derivative: the origin says so, not just `f`."""
+    messages: list[Message] = [UserMessage(text="let f(w) = w^3 - w")]
+    messages += _result("a", "evaluate", {"expression": "f(3)", "at": []}, "#2", ("24",))
+    messages += _result("b", "derivative", {"expression": "f'"}, "#3", ("6*w",))
+    lines = [item.line() for item in build(messages).items]
+    assert lines[1] == "#2 f(3): 24"
+    assert lines[2] == "#3 derivative of f': 6*w"
