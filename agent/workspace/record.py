@@ -30,6 +30,9 @@ SHOWN_ITEMS = 12
 MAX_NOTES = 8
 _ID = re.compile(r"#(\d+)")
 _EQUALS_ZERO = re.compile(r"\s*=\s*0$")
+# The person's equations by place: `equations[1]` the first, `equations[-1]` the last.
+EQUATIONS = "equations"
+_PLACE = re.compile(rf"\b{EQUATIONS}\s*\[\s*(-?\d+)\s*\]")
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,7 @@ class Item:
         return _plain(self.body)
 
     def line(self, position: str = "") -> str:
-        """`#3 function q (you; equation 2 of 2, the last; quadratic): q(k) = ...`."""
+        """`#3 function q (you; equations[2], equations[-1]; quadratic): q(k) = ...`."""
         label = self.origin
         if self.origin == "you":
             what = f"{'function' if self.kind == 'function' else self.kind} {self.name or ''}"
@@ -174,15 +177,32 @@ class Workspace:
         ]
 
     def positions(self) -> dict[int, str]:
-        """Each equation's place, counted from the start and from the end, as words."""
+        """Each equation's place, counted from the first and from the last, in the form a
+        tool field accepts: `equations[2], equations[-1]`."""
         equations = self.equations()
         total = len(equations)
-        places = {}
-        for index, item in enumerate(equations, start=1):
-            back = total - index + 1
-            end = "the last" if back == 1 else f"{_ordinal(back)} from the last"
-            places[item.number] = f"equation {index} of {total}, {end}"
-        return places
+        return {
+            item.number: f"{EQUATIONS}[{index}], {EQUATIONS}[{index - total - 1}]"
+            for index, item in enumerate(equations, start=1)
+        }
+
+    def equation_at(self, index: int) -> Item:
+        """`equations[2]` (the second, counted from 1) or `equations[-1]` (the last).
+        Raises IndexError with a sentence that says which places exist."""
+        equations = self.equations()
+        total = len(equations)
+        if index == 0 or not -total <= index <= total:
+            places = (
+                f"{EQUATIONS}[1] to {EQUATIONS}[{total}] (or {EQUATIONS}[-1] for the last)"
+                if total
+                else "none: the user has written no equation yet"
+            )
+            raise IndexError(f"There is no {EQUATIONS}[{index}]: the places are {places}.")
+        return equations[index - 1 if index > 0 else index]
+
+    def cite_places(self, text: str) -> str:
+        """`equations[-2]` in a tool field replaced by that equation's id."""
+        return _PLACE.sub(lambda m: self.equation_at(int(m.group(1))).id, text)
 
 
 def _number(item: Item) -> int:
@@ -267,6 +287,10 @@ def _source(call: ToolCall | None, workspace: Workspace) -> Item | None:
     if call is None:
         return None
     main = str(call.arguments.get("equation") or call.arguments.get("expression") or "")
+    try:
+        main = workspace.cite_places(main)
+    except IndexError:
+        return None
     if (cited := _ID.search(main)) is not None:
         return workspace.get(int(cited.group(1)))
     if named := _names_in(main, workspace):

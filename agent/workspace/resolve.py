@@ -15,6 +15,7 @@ from typing import Any
 import sympy as sp
 
 from agent import wire
+from agent.workspace.capture import math_runs
 from agent.workspace.record import Item, Workspace, same_math
 from tools.errors import ToolError
 from tools.parsing import parse_expression, split_top_level
@@ -306,7 +307,17 @@ def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
         value = arguments.get(name)
         if not isinstance(value, str):
             continue
+        try:
+            value = workspace.cite_places(value)
+        except IndexError as exc:
+            raise ReferenceProblem(str(exc)) from None
         if _by_origin(value, workspace) is None and (words := _words(value, workspace)):
+            inside = _math_inside(value, arguments, name)
+            if inside is not None:  # the words may name another operation: the model decides
+                raise ReferenceProblem(
+                    f"'{words[0]}' is a word, not math: {name} holds the math alone, like "
+                    f'"{name}": "{inside}" (the tool does the operation).'
+                )
             raise ReferenceProblem(
                 f"'{words[0]}' is a word, not math: put the id of the item you mean "
                 f"({workspace.summary()}) or its math in {name}."
@@ -324,12 +335,53 @@ def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
         resolved["at"] = points
         expression = str(arguments.get("expression") or "")
         if points and resolved.get("expression") != expression and _closed(resolved):
+            if _names_the_points(expression, points, workspace):
+                resolved["at"] = []  # `q(-3)` with the point -3 given again: q's value there
+                return resolved
             raise ReferenceProblem(
                 f"{expression} leaves no variable to put {', '.join(map(str, points))} into: "
                 "for a function's value at a point write the function's name alone with the "
                 "point in at, or f(3) with at []."
             )
     return resolved
+
+
+def _math_inside(value: str, arguments: dict[str, Any], name: str) -> str | None:
+    """The one piece of math in a field that also holds words ("integrate h from 0 to 1"
+    with the bounds 0 and 1 in their own fields holds h), to show in the refusal; None when
+    there is no single piece, or when it writes a number the call's other fields do not hold
+    (a bound or a point the words carry that the call would lose)."""
+    runs = math_runs(value)
+    pieces = [run for run in runs if not _is_number(run)]
+    if len(pieces) != 1 or _words(pieces[0], Workspace()):
+        return None
+    elsewhere = " ".join(str(v) for k, v in arguments.items() if k != name and v is not None)
+    held = {_number_text(n) for n in re.findall(r"-?\d+(?:\.\d+)?", elsewhere)}
+    numbers = [_number_text(run) for run in runs if _is_number(run)]
+    return pieces[0] if all(n in held for n in numbers) else None
+
+
+def _is_number(text: str) -> bool:
+    return re.fullmatch(r"\s*-?\d+(?:\.\d+)?\s*", text) is not None
+
+
+def _number_text(text: str) -> str:
+    return str(sp.nsimplify(text.strip()))
+
+
+def _names_the_points(expression: str, points: list[Any], workspace: Workspace) -> bool:
+    """`q(-3)` with `at: ["k = -3"]`: the function's value written twice, at one point."""
+    match = re.fullmatch(r"\s*([A-Za-z]\w*)('*)\s*\((.*)\)\s*", expression, re.S)
+    if match is None or match.group(1) not in workspace.names or len(points) != 1:
+        return False
+    written = [a.strip() for a in split_top_level(match.group(3))]
+    given = [p.partition("=")[2] if "=" in p else p for p in split_top_level(str(points[0]))]
+    try:
+        return len(written) == len(given) and all(
+            parse_expression(a) == parse_expression(b) for a, b in zip(written, given, strict=True)
+        )
+    except ToolError:
+        return False
 
 
 def _closed(resolved: dict[str, Any]) -> bool:

@@ -39,11 +39,11 @@ def test_a_result_names_what_it_was_computed_from_even_when_the_math_was_copied(
     assert lines[7] == "#8 2nd derivative of #7: 2*k"
 
 
-def test_equations_are_counted_from_the_start_and_from_the_end() -> None:
+def test_equations_show_their_place_from_the_first_and_from_the_last() -> None:
     block = build(_chat()).render()
     assert block is not None
-    assert "#1 equation (you; equation 1 of 2, 2nd from the last; cubic): " in block
-    assert "#3 function q (you; equation 2 of 2, the last; quadratic): q(k) = k^2 - 1" in block
+    assert "#1 equation (you; equations[1], equations[-2]; cubic): " in block
+    assert "#3 function q (you; equations[2], equations[-1]; quadratic): q(k) = k^2 - 1" in block
     # math that was only integrated is not an equation of the chat
     assert "#5 expression (you; quadratic): 3*w^2" in block
 
