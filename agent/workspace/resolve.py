@@ -1,7 +1,8 @@
 """Ids and names inside a tool call's math, replaced by the exact math they stand for.
 
 The model writes `#4`, `#1` (an equation), `(#2)^2` (each root squared), `#2[1]`, `sum(#2)`,
-`max(#2)`, `h`, `h'`, `h(3)`, `h'(2)`, or `#4 = 0`; `at: ["#2"]` means every root as a point.
+`max(#2)`, `h`, `h'`, `h(3)`, `h'(2)`, `#4 = 0`, or `equations[-2]` (the person's equation
+before the last); `at: ["#2"]` means every root as a point.
 This module turns such a call into the plain math the tools read, so the model never copies
 a number or a polynomial. An unknown id is an error sentence that lists what exists; the
 model reads it as a tool error and fixes its call.
