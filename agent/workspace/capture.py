@@ -63,7 +63,7 @@ def _is_math_word(word: str) -> bool:
     return core in FUNCTIONS or core in CONSTANTS
 
 
-def _runs(text: str) -> list[str]:
+def math_runs(text: str) -> list[str]:
     """Maximal runs of math words, cut at the end of a sentence."""
     runs: list[str] = []
     current: list[str] = []
@@ -186,7 +186,7 @@ def _capture(text: str, known: tuple[tuple[str, str], ...]) -> tuple[Captured, .
     """Cached: the record is rebuilt from the conversation before every call."""
     names = dict(known)
     found: list[Captured] = []
-    runs = _runs(text)
+    runs = math_runs(text)
     for run in runs:
         for item in _from_run(run, names):
             if item not in found:

@@ -20,7 +20,7 @@ import sympy as sp
 from agent import wire
 from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 from agent.workspace.capture import capture
-from agent.workspace.results import ItemKind, ordinal, origin, result_kind
+from agent.workspace.results import ItemKind, origin, result_kind
 from tools.errors import ToolError
 from tools.parsing import parse
 
@@ -28,6 +28,9 @@ from tools.parsing import parse
 SHOWN_ITEMS = 12
 MAX_NOTES = 8
 _ID = re.compile(r"#(\d+)")
+# The person's equations by place: `equations[1]` the first, `equations[-1]` the last.
+EQUATIONS = "equations"
+_PLACE = re.compile(rf"\b{EQUATIONS}\s*\[\s*(-?\d+)\s*\]")
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,7 @@ class Item:
         return _plain(self.body)
 
     def line(self, position: str = "") -> str:
-        """`#3 function q (you; equation 2 of 2, the last; quadratic): q(k) = ...`."""
+        """`#3 function q (you; equations[2], equations[-1]; quadratic): q(k) = ...`."""
         label = self.origin
         if self.origin == "you":
             what = f"{'function' if self.kind == 'function' else self.kind} {self.name or ''}"
@@ -174,15 +177,32 @@ class Workspace:
         ]
 
     def positions(self) -> dict[int, str]:
-        """Each equation's place, counted from the start and from the end, as words."""
+        """Each equation's place, counted from the first and from the last, in the form a
+        tool field accepts: `equations[2], equations[-1]`."""
         equations = self.equations()
         total = len(equations)
-        places = {}
-        for index, item in enumerate(equations, start=1):
-            back = total - index + 1
-            end = "the last" if back == 1 else f"{ordinal(back)} from the last"
-            places[item.number] = f"equation {index} of {total}, {end}"
-        return places
+        return {
+            item.number: f"{EQUATIONS}[{index}], {EQUATIONS}[{index - total - 1}]"
+            for index, item in enumerate(equations, start=1)
+        }
+
+    def equation_at(self, index: int) -> Item:
+        """`equations[2]` (the second, counted from 1) or `equations[-1]` (the last).
+        Raises IndexError with a sentence that says which places exist."""
+        equations = self.equations()
+        total = len(equations)
+        if index == 0 or not -total <= index <= total:
+            places = (
+                f"{EQUATIONS}[1] to {EQUATIONS}[{total}] (or {EQUATIONS}[-1] for the last)"
+                if total
+                else "none: the user has written no equation yet"
+            )
+            raise IndexError(f"There is no {EQUATIONS}[{index}]: the places are {places}.")
+        return equations[index - 1 if index > 0 else index]
+
+    def cite_places(self, text: str) -> str:
+        """`equations[-2]` in a tool field replaced by that equation's id."""
+        return _PLACE.sub(lambda m: self.equation_at(int(m.group(1))).id, text)
 
 
 def _number(item: Item) -> int:
@@ -262,11 +282,14 @@ def _source(call: ToolCall | None, workspace: Workspace) -> Item | None:
     if call is None:
         return None
     main = str(call.arguments.get("equation") or call.arguments.get("expression") or "")
+    try:
+        main = workspace.cite_places(main)
+    except IndexError:
+        return None
     if (cited := _ID.search(main)) is not None:
         return workspace.get(int(cited.group(1)))
-    for name, item in workspace.names.items():
-        if re.search(rf"(?<![\w#]){re.escape(name)}(?![\w])", main):
-            return item
+    if named := _names_in(main, workspace):
+        return named[0]
     return _restated(main, workspace)
 
 
@@ -289,6 +312,15 @@ def _same_math(item: Item, key: sp.Expr) -> bool:
         return False
 
 
+def _names_in(text: str, workspace: Workspace) -> list[Item]:
+    """The named items (functions, labelled equations) a piece of math cites by name."""
+    return [
+        item
+        for name, item in workspace.names.items()
+        if re.search(rf"(?<![\w#]){re.escape(name)}(?![\w])", text)
+    ]
+
+
 def _origin(
     call: ToolCall | None, result: ToolResultMessage, source: Item | None, workspace: Workspace
 ) -> str:
@@ -299,10 +331,11 @@ def _origin(
         return subject
     args = call.arguments
     main = str(args.get("equation") or args.get("expression") or "").strip()
-    if source is not None and not _ID.search(main):
-        subject = source.name or source.id
-    elif main and len(main) <= 40:
-        subject = main
+    cited = bool(_ID.search(main)) or any(_names_in(main, workspace))
+    if main and (cited or source is None) and len(main) <= 40:
+        subject = main  # what the call pointed at, as it wrote it: `q = 0`, `f(3)`, `#4`
+    elif source is not None:
+        subject = source.name or source.id  # the math was copied: say whose it is
     if isinstance(args.get("equations"), list):  # a system's equations, each by its id
         args = {**args, "equations": [_named(str(e), workspace) for e in args["equations"]]}
     return origin(call.tool, args, subject, result)

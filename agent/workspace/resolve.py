@@ -1,7 +1,8 @@
 """Ids and names inside a tool call's math, replaced by the exact math they stand for.
 
 The model writes `#4`, `#1` (an equation), `(#2)^2` (each root squared), `#2[1]`, `sum(#2)`,
-`max(#2)`, `h`, `h'`, `h(3)`, `h'(2)`, or `#4 = 0`; `at: ["#2"]` means every root as a point.
+`max(#2)`, `h`, `h'`, `h(3)`, `h'(2)`, `#4 = 0`, or `equations[-2]` (the person's equation
+before the last); `at: ["#2"]` means every root as a point.
 This module turns such a call into the plain math the tools read, so the model never copies
 a number or a polynomial. An unknown id is an error sentence that lists what exists; the
 model reads it as a tool error and fixes its call.
@@ -15,6 +16,7 @@ from typing import Any
 import sympy as sp
 
 from agent import wire
+from agent.workspace.capture import math_runs
 from agent.workspace.record import Item, Workspace, same_math
 from tools.errors import ToolError
 from tools.parsing import parse_expression, split_top_level
@@ -329,10 +331,11 @@ def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
         value = arguments.get(name)
         if isinstance(value, list):  # a system's equations: each resolved on its own
             resolved[name] = [
-                _field(tool, name, v, workspace) if isinstance(v, str) else v for v in value
+                _field(tool, name, v, workspace, arguments) if isinstance(v, str) else v
+                for v in value
             ]
         elif isinstance(value, str):
-            resolved[name] = _field(tool, name, value, workspace)
+            resolved[name] = _field(tool, name, value, workspace, arguments)
     if tool == "evaluate" and isinstance(arguments.get("at"), list):
         points: list[str] = []
         for raw in arguments["at"]:
@@ -340,6 +343,9 @@ def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
         resolved["at"] = points
         expression = str(arguments.get("expression") or "")
         if points and resolved.get("expression") != expression and _closed(resolved):
+            if _names_the_points(expression, points, workspace):
+                resolved["at"] = []  # `q(-3)` with the point -3 given again: q's value there
+                return resolved
             raise ReferenceProblem(
                 f"{expression} leaves no variable to put {', '.join(map(str, points))} into: "
                 "for a function's value at a point write the function's name alone with the "
@@ -348,9 +354,21 @@ def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
     return resolved
 
 
-def _field(tool: str, name: str, value: str, workspace: Workspace) -> str:
-    """One math text of a call with its ids and names replaced."""
+def _field(
+    tool: str, name: str, value: str, workspace: Workspace, arguments: dict[str, Any]
+) -> str:
+    """One math text of a call with its places, ids and names replaced."""
+    try:
+        value = workspace.cite_places(value)
+    except IndexError as exc:
+        raise ReferenceProblem(str(exc)) from None
     if _by_origin(value, workspace) is None and (words := _words(value, workspace)):
+        inside = _math_inside(value, arguments, name)
+        if inside is not None:  # the words may name another operation: the model decides
+            raise ReferenceProblem(
+                f"'{words[0]}' is a word, not math: {name} holds the math alone, like "
+                f'"{name}": "{inside}" (the tool does the operation).'
+            )
         raise ReferenceProblem(
             f"'{words[0]}' is a word, not math: put the id of the item you mean "
             f"({workspace.summary()}) or its math in {name}."
@@ -361,6 +379,44 @@ def _field(tool: str, name: str, value: str, workspace: Workspace) -> str:
     else:
         texts = resolve_math(value, workspace, equation=tool in EQUATION_TOOLS)
     return ", ".join(texts)
+
+
+def _math_inside(value: str, arguments: dict[str, Any], name: str) -> str | None:
+    """The one piece of math in a field that also holds words ("integrate h from 0 to 1"
+    with the bounds 0 and 1 in their own fields holds h), to show in the refusal; None when
+    there is no single piece, or when it writes a number the call's other fields do not hold
+    (a bound or a point the words carry that the call would lose)."""
+    runs = math_runs(value)
+    pieces = [run for run in runs if not _is_number(run)]
+    if len(pieces) != 1 or _words(pieces[0], Workspace()):
+        return None
+    elsewhere = " ".join(str(v) for k, v in arguments.items() if k != name and v is not None)
+    held = {_number_text(n) for n in re.findall(r"-?\d+(?:\.\d+)?", elsewhere)}
+    numbers = [_number_text(run) for run in runs if _is_number(run)]
+    return pieces[0] if all(n in held for n in numbers) else None
+
+
+def _is_number(text: str) -> bool:
+    return re.fullmatch(r"\s*-?\d+(?:\.\d+)?\s*", text) is not None
+
+
+def _number_text(text: str) -> str:
+    return str(sp.nsimplify(text.strip()))
+
+
+def _names_the_points(expression: str, points: list[Any], workspace: Workspace) -> bool:
+    """`q(-3)` with `at: ["k = -3"]`: the function's value written twice, at one point."""
+    match = re.fullmatch(r"\s*([A-Za-z]\w*)('*)\s*\((.*)\)\s*", expression, re.S)
+    if match is None or match.group(1) not in workspace.names or len(points) != 1:
+        return False
+    written = [a.strip() for a in split_top_level(match.group(3))]
+    given = [p.partition("=")[2] if "=" in p else p for p in split_top_level(str(points[0]))]
+    try:
+        return len(written) == len(given) and all(
+            parse_expression(a) == parse_expression(b) for a, b in zip(written, given, strict=True)
+        )
+    except ToolError:
+        return False
 
 
 def _closed(resolved: dict[str, Any]) -> bool:

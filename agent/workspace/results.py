@@ -25,6 +25,7 @@ REWRITES = {"simplify": "simplified", "factor": "factored", "expand": "expanded"
 MAX_ITEM_VALUES = 50
 _EXTREMES = {"max": "maximum", "min": "minimum"}
 _SIDES = {"left": "-", "right": "+"}
+_EQUALS_ZERO = re.compile(r"\s*=\s*0$")
 _LIMIT_POINT = re.compile(r" as (\S+) → (.+)$")
 
 
@@ -74,6 +75,7 @@ def origin(tool: str, arguments: dict[str, Any], subject: str, result: ToolResul
     args = arguments
     if tool == "solve":
         domain = args.get("domain")
+        subject = _EQUALS_ZERO.sub("", subject)  # the roots of `q = 0` are the roots of q
         return f"roots of {subject}" + (f" ({domain})" if domain else "")
     if tool == "solve_system":
         return _system(args, result)

@@ -39,11 +39,11 @@ def test_a_result_names_what_it_was_computed_from_even_when_the_math_was_copied(
     assert lines[7] == "#8 2nd derivative of #7: 2*k"
 
 
-def test_equations_are_counted_from_the_start_and_from_the_end() -> None:
+def test_equations_show_their_place_from_the_first_and_from_the_last() -> None:
     block = build(_chat()).render()
     assert block is not None
-    assert "#1 equation (you; equation 1 of 2, 2nd from the last; cubic): " in block
-    assert "#3 function q (you; equation 2 of 2, the last; quadratic): q(k) = k^2 - 1" in block
+    assert "#1 equation (you; equations[1], equations[-2]; cubic): " in block
+    assert "#3 function q (you; equations[2], equations[-1]; quadratic): q(k) = k^2 - 1" in block
     # math that was only integrated is not an equation of the chat
     assert "#5 expression (you; quadratic): 3*w^2" in block
 
@@ -66,3 +66,13 @@ def test_each_item_knows_the_message_it_came_from() -> None:
     assert [i.id for i in workspace.added_by(3)] == ["#3"]
     assert [i.id for i in workspace.added_by(5)] == ["#4"]  # the result of the solve call
     assert workspace.added_by(4) == []  # a tool call adds nothing by itself
+
+
+def test_a_call_that_points_by_name_keeps_what_it_pointed_at() -> None:
+    """`f(3)` is a value of f, `f'` is f's derivative: the origin says so, not just `f`."""
+    messages: list[Message] = [UserMessage(text="let f(w) = w^3 - w")]
+    messages += _result("a", "evaluate", {"expression": "f(3)", "at": []}, "#2", ("24",))
+    messages += _result("b", "derivative", {"expression": "f'"}, "#3", ("6*w",))
+    lines = [item.line() for item in build(messages).items]
+    assert lines[1] == "#2 f(3): 24"
+    assert lines[2] == "#3 derivative of f': 6*w"

@@ -176,3 +176,45 @@ def test_a_function_put_into_itself_or_a_point_with_nowhere_to_go_is_refused(
         resolve_arguments("evaluate", {"expression": "h(#2)", "at": ["3"]}, workspace)
     # h at each root, with no point: what it says
     assert resolve_arguments("evaluate", {"expression": "h(#2)", "at": []}, workspace)
+
+
+def test_a_refused_field_shows_the_math_inside_its_words(workspace: Workspace) -> None:
+    """The words may name another operation than the tool's, so the math inside is shown
+    for the model to send, never run in their place."""
+    call = {"expression": "integrate h from 0 to 1", "lower": "0", "upper": "1"}
+    with pytest.raises(ReferenceProblem, match='like "expression": "h"'):
+        resolve_arguments("integral", call, workspace)
+    # bounds the words carry and the call lacks: no suggestion that would lose them
+    with pytest.raises(ReferenceProblem, match="put the id of the item you mean"):
+        resolve_arguments("integral", {"expression": "integrate h from 0 to 1"}, workspace)
+
+
+def test_equations_are_cited_by_their_place() -> None:
+    workspace = build(
+        [
+            UserMessage(text="solve x^2 - 4 = 0"),
+            UserMessage(text="let g(t) = t^3 - t; where is g zero?"),
+            UserMessage(text="and solve y^2 = 9"),
+        ]
+    )
+    assert [i.id for i in workspace.equations()] == ["#1", "#3"]  # g is not solved yet
+
+    def solve(where: str) -> str:
+        return resolve_arguments("solve", {"equation": where}, workspace)["equation"]
+
+    assert solve("equations[1]") == solve("equations[-2]") == "x**2 - 4 = 0"
+    assert solve("equations[-1]") == "y**2 = 9"
+    with pytest.raises(ReferenceProblem, match=r"There is no equations\[0\]: the places are"):
+        solve("equations[0]")
+    with pytest.raises(ReferenceProblem, match=r"There is no equations\[3\]"):
+        solve("equations[3]")
+
+
+def test_a_function_value_written_with_its_point_again_is_that_value(
+    workspace: Workspace,
+) -> None:
+    once = resolve_arguments("evaluate", {"expression": "h(3)", "at": []}, workspace)
+    twice = resolve_arguments("evaluate", {"expression": "h(3)", "at": ["t = 3"]}, workspace)
+    assert twice == once
+    with pytest.raises(ReferenceProblem, match="leaves no variable to put 2 into"):
+        resolve_arguments("evaluate", {"expression": "h(3)", "at": ["2"]}, workspace)
