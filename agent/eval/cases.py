@@ -26,8 +26,26 @@ DEFAULT_SEED = 1
 # expression: the answer states an expression equal to the one given (derivatives);
 # antiderivative: an expression whose derivative in `variable` is `answers[0]`, the integrand;
 # value / values: every listed number is stated (exact or as a decimal);
+# quantity: as values, for word problems: `t = 5 s` counts, a unit after the number is no part
+#   of it, and letters of `variable` (the problem's own) are never a unit;
+# factored / expanded / simplified: an expression equal to `answers[0]` written in that form;
+# line: `y = answers[0]` (a line in `variable`), or an equation that solves to it;
+# assignments: each letter of `variable` ("x,y") is given the value at its place in `answers`;
 # asks: the agent asks back (task_status PROCESSING) instead of answering.
-ExpectationKind = Literal["roots", "expression", "antiderivative", "value", "values", "asks"]
+ExpectationKind = Literal[
+    "roots",
+    "expression",
+    "antiderivative",
+    "value",
+    "values",
+    "quantity",
+    "factored",
+    "expanded",
+    "simplified",
+    "line",
+    "assignments",
+    "asks",
+]
 
 
 @dataclass(frozen=True)

@@ -302,3 +302,136 @@ def test_a_list_of_roots_does_not_pick_one_and_a_point_is_no_answer() -> None:
     assert not ok("At x = 3 the value is 12.", Expected("value", ("3",)))
     assert not ok("For x = 2, f is 7.", Expected("value", ("2",)))
     assert not ok("Integrating from 0 to 1 gives 5.", Expected("value", ("1",)))
+
+
+# --- problems: units, forms, lines, systems, roots on a domain --------------------------------
+
+LANDING = Expected("quantity", ("5",), "t")
+CIRCLE = Expected("quantity", ("25*pi",))
+PRICES = Expected("quantity", ("12", "7"))
+
+
+def test_a_quantity_is_read_with_or_without_its_unit() -> None:
+    for reply in (
+        "The ball lands after 5 seconds.",
+        "t = 5 s",
+        "It hits the ground at t = 5.0 s.",
+        "-5t² + 20t + 25 = 0 → t = -1 or t = 5; it lands at t = 5 s.",
+        "It hits the ground at t = 5 (t = -1 is not physical).",
+        "Landing time: **5 s**",
+    ):
+        assert ok(reply, LANDING), reply
+    for reply in ("The area is 25π m².", "A = 25π ≈ 78.54 m^2", "about 78.54 square metres"):
+        assert ok(reply, CIRCLE), reply
+    for reply in (
+        "Adult tickets cost $12 and child tickets cost $7.",
+        "a = 12, c = 7",
+        "adult: 12 dollars, child: 7 dollars",
+    ):
+        assert ok(reply, PRICES), reply
+    assert ok("The maximum height is 36.25 m at t = 1.5 s.", Expected("quantity", ("145/4",), "t"))
+    assert ok("maximum 45 at t = 2", Expected("quantity", ("45",), "t"))
+
+
+def test_a_wrong_quantity_or_the_problems_own_letter_is_no_answer() -> None:
+    assert not ok("t = 4 s", LANDING)
+    assert not ok("The ball lands after 20t seconds", Expected("quantity", ("20",), "t"))
+    assert not ok("The area is 10π m²", CIRCLE)
+    assert not ok("The area is 78 m²", CIRCLE)  # too few digits for 25π
+    assert not ok("Adult tickets cost $12.", PRICES)
+
+
+FACTORED = Expected("factored", ("(x + 2)*(x + 3)",), "x")
+COMMON = Expected("factored", ("2*x*(x - 2)*(x + 2)",), "x")
+
+
+def test_a_factorisation_must_be_written_factored() -> None:
+    for reply in (
+        "x^2 + 5x + 6 = (x + 2)(x + 3)",
+        "(x+3)(x+2)",
+        "The factored form is (x + 2)·(x + 3).",
+        "x² + 5x + 6 = (x+2)(x+3)",
+        r"\( (x + 2)(x + 3) \)",
+    ):
+        assert ok(reply, FACTORED), reply
+    for reply in ("2x(x - 2)(x + 2)", "2x³ − 8x = 2·x·(x−2)·(x+2)", "-2x(2 - x)(x + 2)"):
+        assert ok(reply, COMMON), reply
+    assert ok("(2x - 3)(2x + 3)", Expected("factored", ("(2*x - 3)*(2*x + 3)",), "x"))
+    for reply in ("x^2 + 5x + 6", "The answer is x² + 5x + 6", "(x+2)(x+4)", "x(x + 5) + 6"):
+        assert not ok(reply, FACTORED), reply
+    for reply in ("2x(x^2 - 4)", "2x^3 - 8x", "(2x^2 - 4x)(x + 2)"):
+        assert not ok(reply, COMMON), reply
+
+
+def test_an_expansion_and_a_simplification_are_judged_by_their_form() -> None:
+    cube = Expected("expanded", ("x**3 + 6*x**2 + 12*x + 8",), "x")
+    for reply in ("(x+2)^3 = x^3 + 6x^2 + 12x + 8", "x³ + 6x² + 12x + 8", "8 + 12·x + 6x^2 + x^3"):
+        assert ok(reply, cube), reply
+    for reply in ("The expansion is (x+2)^3", "x^3 + 6x^2 + 12x + 9", "x^2(x + 6) + 12x + 8"):
+        assert not ok(reply, cube), reply
+    assert ok("(4/3)x³ + 2x² + 1", Expected("expanded", ("4*x**3/3 + 2*x**2 + 1",), "x"))
+    simpler = Expected("simplified", ("x + 3",), "x")
+    for reply in ("(x^2 - 9)/(x - 3) = x + 3", "It simplifies to x + 3 (for x ≠ 3).", "3 + x"):
+        assert ok(reply, simpler), reply
+    for reply in ("The answer is (x^2-9)/(x-3)", "x + 4", "(x + 3)(x - 3)/(x - 3)"):
+        assert not ok(reply, simpler), reply
+
+
+LINE = Expected("line", ("10*x - 16",), "x")
+
+
+def test_a_tangent_line_in_any_form_of_its_equation() -> None:
+    for reply in (
+        "tangent at x = 2: y = 10*x - 16 (slope 10, through (2, 4))",
+        "y - 4 = 10(x - 2)",
+        "The tangent line is y = 10x − 16.",
+        "10x - y - 16 = 0",
+        "y = 10.0x - 16.0",
+    ):
+        assert ok(reply, LINE), reply
+    for reply in ("y = 10x + 16", "y - 4 = 10(x + 2)", "The slope is 10.", "y = x^3 - 2x"):
+        assert not ok(reply, LINE), reply
+
+
+SYSTEM = Expected("assignments", ("2", "1"), "x,y")
+
+
+def test_a_system_gives_each_letter_its_value() -> None:
+    for reply in (
+        "x = 2, y = 1",
+        "The solution is x = 2 and y = 1.",
+        "(x, y) = (2, 1)",
+        "x=2\ny=1",
+        "Adding the equations: 2x = 4, so x = 2; then y = 3 - x = 1.",
+    ):
+        assert ok(reply, SYSTEM), reply
+    three = Expected("assignments", ("-1/2", "3", "0"), "x,y,z")
+    assert ok("x = -1/2, y = 3, z = 0", three)
+    assert ok("x = -0.5, y = 3, z = 0", three)
+    for reply in ("x = 1, y = 2", "x = 2", "(x, y) = (1, 2)", "x = 2, y = 1 or x = 3", "2 and 1"):
+        assert not ok(reply, SYSTEM), reply
+
+
+def test_roots_on_a_domain_may_name_the_roots_left_out() -> None:
+    inside = Expected("roots", ("1", "3"), "x")
+    for reply in (
+        "x = 1, x = 3 (for 0 <= x <= 5; x = -2 is outside it)",
+        "The solutions in [0, 5] are x = 1 and x = 3.",
+        "x = 1 and x = 3; we discard x = -2.",
+        "Discarding x = -2, the roots are 1 and 3",
+        "x = 1, x = 3 (for x > 0; x = -6, x = -2 are outside it)",
+    ):
+        assert ok(reply, inside), reply
+    for reply in ("x = -2, x = 1, x = 3", "x = 1", "The roots in [0, 5] are 1, 3 and 5."):
+        assert not ok(reply, inside), reply
+
+
+def test_a_series_with_its_remainder_or_after_an_approximation_sign() -> None:
+    series = Expected("expression", ("4*x**3/3 + 2*x**2 + 2*x + 1",), "x")
+    for reply in (
+        "e^(2x) ≈ 1 + 2x + 2x² + (4/3)x³ + O(x⁴)",
+        "1 + 2x + 2x^2 + 4x^3/3 + ...",
+        "exp(2*x) ≈ 1 + 2*x + 2*x**2 + 4*x**3/3 (Taylor polynomial around x = 0)",
+    ):
+        assert ok(reply, series), reply
+    assert not ok("1 + 2x + 2x^2 + O(x^3)", series)
