@@ -1,8 +1,8 @@
 """`math-agent eval`: the question sets through the real agent on the configured model.
 
 Offline figures come from scripted models that are always right; what people run is a small
-local model that is not. This plays the sets (reference, and the `--part` of single and
-sessions, generated for `--seed` or each of `--seeds`) through the same runtime as `chat` — the
+local model that is not. This plays the sets (reference, and the `--part` of single,
+sessions and problems, generated for `--seed` or each of `--seeds`) through the same runtime as `chat` — the
 embedded model unless another provider is configured — with a progress bar, then prints a
 table (or `--json`) and exits 1 when a target is missed, so CI can gate on it (`--subset ci`,
 a fixed small part of the test part of seed 1).
@@ -29,6 +29,7 @@ from agent.errors import AgentError
 from agent.eval.cases import (
     CI_PART,
     CI_SEED,
+    CI_SETS,
     DEFAULT_PART,
     DEFAULT_SEED,
     PARTED_SETS,
@@ -82,7 +83,7 @@ def make_plans(args: argparse.Namespace, default_strategy: str) -> list[Plan]:
     for index, seed in enumerate(seeds_of(args)):
         for set_name in args.set or SETS:
             parted = set_name in PARTED_SETS
-            if not parted and index:
+            if (not parted and index) or (args.subset == "ci" and set_name not in CI_SETS):
                 continue
             cases = make_cases(set_name, part if parted else None, seed)
             if args.subset == "ci":
@@ -249,8 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--part",
         choices=PARTS,
         default=DEFAULT_PART,
-        help="which part of single and sessions: dev (read its misses freely) or test (report "
-        "it; never read its misses to write code); default: %(default)s",
+        help="which part of single, sessions and problems: dev (read its misses freely) or test "
+        "(report it; never read its misses to write code); default: %(default)s",
     )
     seeds = parser.add_mutually_exclusive_group()
     seeds.add_argument("--seed", type=int, help=f"draws the cases; default: {DEFAULT_SEED}")

@@ -1,6 +1,6 @@
 """What an evaluation case is: turns a person types, and what a right answer must contain.
 
-`single` and `sessions` come in two parts, `dev` and `test`, drawn from disjoint wording
+`single`, `sessions` and `problems` come in two parts, `dev` and `test`, drawn from disjoint wording
 families for any seed (`agent.eval.generate.make_cases`); seed 1 of each part is committed
 as JSON in `agent/eval/data/` so a reviewer reads the questions and the expected answers
 without running anything. Expected answers are SymPy texts, judged by `agent.eval.judge`
@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Literal
 
 DATA_DIR = Path(__file__).parent / "data"
-SETS = ("reference", "single", "sessions")
+SETS = ("reference", "single", "sessions", "problems")
 # Sets with wordings, each split into a part to read misses from and a part to report.
-PARTED_SETS = ("single", "sessions")
+PARTED_SETS = ("single", "sessions", "problems")
 PARTS = ("dev", "test")
 DEFAULT_PART = "test"
 DEFAULT_SEED = 1
@@ -152,6 +152,8 @@ CI_PART = "test"
 CI_SEED = 1
 CI_SINGLE_PER_CATEGORY = 2
 CI_SESSIONS = 2
+# The sets CI plays (`problems` has no CI share: it is not measured yet).
+CI_SETS = ("reference", "single", "sessions")
 
 
 def subset(name: str, cases: list[EvalCase]) -> list[EvalCase]:

@@ -5,12 +5,17 @@ sentence of one family is a paraphrase of the other, and a test (tests/eval/test
 can only prove that when both are plain data. The families were written apart, with their own
 sentence structures; every key has the same placeholders in both, so the generators draw from
 either. Placeholders: {eq} an equation, {p}/{f} a polynomial, {v} its letter, {g}/{name} a
-name, {k}/{a}/{b} numbers, {e} arithmetic, {ref} a reference phrase, {sentence} a turn.
+name, {k}/{a}/{b} numbers, {e} arithmetic, {ref} a reference phrase, {sentence} a turn; the
+`problems` families (word problems and questions for the newer tools) list their own.
 """
 
 from __future__ import annotations
 
+import random
+
 from agent.eval.wordings_single import SINGLE_DEV, SINGLE_TEST, Family
+from agent.eval.wordings_tool_questions import TOOL_DEV, TOOL_SLOTS, TOOL_TEST
+from agent.eval.wordings_word_problems import WORD_DEV, WORD_SLOTS, WORD_TEST
 
 # --- sessions --------------------------------------------------------------------------------
 # Keys: "give-*" open a problem (not dependent); "fresh-*", "introduce", "preference" are
@@ -268,7 +273,10 @@ _SESSIONS_TEST: Family = {
 FAMILIES: dict[str, dict[str, Family]] = {
     "single": {"dev": SINGLE_DEV, "test": SINGLE_TEST},
     "sessions": {"dev": _SESSIONS_DEV, "test": _SESSIONS_TEST},
+    "problems": {"dev": {**WORD_DEV, **TOOL_DEV}, "test": {**WORD_TEST, **TOOL_TEST}},
 }
+# The placeholders each `problems` template must hold (one alternative whole).
+PROBLEM_SLOTS: dict[str, tuple[frozenset[str], ...]] = {**WORD_SLOTS, **TOOL_SLOTS}
 
 # The kinds of reference a session turn can make, and the keys whose templates word each.
 REFERENCE_KINDS: dict[str, tuple[str, ...]] = {
@@ -297,6 +305,21 @@ REFERENCE_KINDS: dict[str, tuple[str, ...]] = {
 
 def family(set_name: str, part: str) -> Family:
     return FAMILIES[set_name][part]
+
+
+class Deck:
+    """Deals one part's templates, every template of a key once before any comes again: the
+    three questions of a `problems` category then show three wordings, not one thrice."""
+
+    def __init__(self, words: Family, rng: random.Random) -> None:
+        self.words, self.rng = words, rng
+        self._left: dict[str, list[str]] = {}
+
+    def word(self, key: str, **slots: object) -> str:
+        if not self._left.get(key):
+            self._left[key] = list(self.words[key])
+            self.rng.shuffle(self._left[key])
+        return self._left[key].pop().format(**{name: str(v) for name, v in slots.items()})
 
 
 def reference_templates(part: str, kind: str) -> list[str]:

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from agent.app.evaluate import make_plans, parse_args, seeds_of
+from agent.eval.cases import CI_SETS
 from agent.eval.report import figures, spread
 from agent.eval.runner import TurnOutcome
 
@@ -54,6 +55,22 @@ def test_the_ci_subset_is_the_test_part_of_seed_1() -> None:
     assert (plan.part, plan.seed, plan.strategies) == ("test", 1, ["window"])
     assert 1 <= len(plan.cases) <= 3
     assert all(c.name.startswith("sessions-test-1-") for c in plan.cases)
+
+
+def test_problems_are_played_for_a_part_and_seed_but_not_by_the_ci_subset() -> None:
+    args = parse_args(["--set", "problems", "--part", "dev", "--seed", "4", "--limit", "3"])
+    (plan,) = make_plans(args, "window")
+    assert (plan.set_name, plan.part, plan.seed, plan.strategies) == (
+        "problems",
+        "dev",
+        4,
+        ["window"],
+    )
+    assert [c.name for c in plan.cases] == [f"problems-dev-4-{i:03d}" for i in range(3)]
+    everything = make_plans(parse_args(["--limit", "1"]), "window")
+    assert "problems" in {p.set_name for p in everything}
+    ci = make_plans(parse_args(["--subset", "ci", "--limit", "1"]), "window")
+    assert [p.set_name for p in ci] == list(CI_SETS)
 
 
 def _outcome(set_name: str, strategy: str, case: str, ok: bool, depends: bool) -> TurnOutcome:
