@@ -75,7 +75,9 @@ def pretty(text: str) -> str:
     text = plain_math(text)
     if not text:
         return text
-    text = _unbold(text)
+    # A power kept by _unbold is written `^`, which plain_math reads: `2**{x}` is `2^x` now,
+    # not on the next pass.
+    text = plain_math(_unbold(text).replace("**", "^"))
     shown = _Writer(_tokenize(text)).write()
     # A backslash that lost its neighbour to a rewrite must not spell `\(` or `\frac`.
     while _FORBIDDEN.search(shown) or "**" in shown:
