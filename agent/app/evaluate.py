@@ -21,6 +21,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from agent.app.pretty import RAW_MARKERS
+from agent.app.render import readable
 from agent.app.repl import run_supervised
 from agent.app.runtime import Runtime, RuntimeOptions, build_runtime, choose_strategy
 from agent.context.registry import STRATEGIES, make_strategy
@@ -159,6 +161,21 @@ def play(plans: list[Plan], runtime: Runtime, console: Console) -> dict[int, lis
                     )
                 )
     return outcomes
+
+
+def raw_math_shown(outcomes: list[TurnOutcome]) -> list[TurnOutcome]:
+    """Turns whose answer, as the terminal renders it, still shows `**` or LaTeX."""
+    return [o for o in outcomes if any(mark in readable(o.reply) for mark in RAW_MARKERS)]
+
+
+def readable_math_check(raw: list[TurnOutcome]) -> TargetCheck:
+    """Issue 29's target: no rendered answer of the run shows raw LaTeX or Python powers."""
+    where = ", ".join(f"{o.set}/{o.case}#{o.turn}" for o in raw[:3])
+    return TargetCheck(
+        "no rendered answer shows **, \\(, \\[ or \\frac",
+        not raw,
+        f"{len(raw)} shown" + (f" ({where}{', ...' if len(raw) > 3 else ''})" if raw else ""),
+    )
 
 
 def print_table(
@@ -318,7 +335,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = figures(outcomes)
     per_seed = {seed: figures(seed_outcomes) for seed, seed_outcomes in by_seed.items()}
     spreads = spread(per_seed) if len(per_seed) > 1 else []
-    checks = check_targets(rows, default_strategy)
+    raw = raw_math_shown(outcomes)
+    checks = [*check_targets(rows, default_strategy), readable_math_check(raw)]
     # The CI subset gates on its floors; a full run reports the issue's targets.
     gate = check_floors(rows, default_strategy) if args.subset == "ci" else checks
     summary = {
@@ -332,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         "spread": [row.to_dict() for row in spreads],
         "targets": [{"name": c.name, "met": c.met, "detail": c.detail} for c in checks],
         "gate": [{"name": c.name, "met": c.met, "detail": c.detail} for c in gate],
+        "raw_math_shown": [f"{o.set}/{o.case}#{o.turn}" for o in raw],
     }
     if args.out is not None:
         args.out.write_text(

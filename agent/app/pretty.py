@@ -54,6 +54,8 @@ _TOKEN = re.compile(
 _STARS = re.compile(r"\*{2,}")
 _ATOMIC = re.compile(r"[A-Za-z0-9.π∞\u0370-\u03ff]+")
 _FORBIDDEN = re.compile(r"\\(?=\(|\[|frac)")
+# What a rendered answer must never show: Python powers and LaTeX delimiters or fractions.
+RAW_MARKERS = ("**", "\\(", "\\[", "\\frac")
 
 
 @dataclass(frozen=True)

@@ -41,12 +41,15 @@ def shown(text: str) -> str:
 def displayed(text: str, raw: bool = False) -> str:
     """A stored answer or tool line as the terminal shows it: math as people write it
     (`agent.app.pretty`), or with `raw` the text exactly as stored, to copy; safe either way."""
-    if raw:
-        return shown(text)
+    return shown(text if raw else readable(text))
+
+
+def readable(text: str) -> str:
+    """`text` with its math as people write it; the text itself if prettifying fails."""
     try:
-        return shown(pretty(text))
+        return pretty(text)
     except Exception:  # display only: an answer is never lost to a prettifying bug
-        return shown(text)
+        return text
 
 
 def print_tool_run(
