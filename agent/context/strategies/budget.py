@@ -24,11 +24,11 @@ as a summary line). They are a
 per-call cost budget, deliberately far below any model's context window: a math chat needs
 the current task, the previous one and whatever the request refers back to.
 
-- `window_tokens` 1408 with `reserve_output_tokens` 256: compact once the prompt passes
-  1152, the system prompt (974 tokens with the tools of issue 29) plus ~180 tokens of
+- `window_tokens` 1536 with `reserve_output_tokens` 256: compact once the prompt passes
+  1280, the system prompt (1077 tokens with the tools of issue 29) plus ~200 tokens of
   history, i.e. about one finished task; a MathChat reply is one JSON object of 20-80
-  tokens, so 256 is ample. (Both sizes grew by 256 when the prompt did.)
-- `target_tokens` 1088: fold down to the system prompt plus room for the open task; in
+  tokens, so 256 is ample. (Both sizes grow with the prompt.)
+- `target_tokens` 1216: fold down to the system prompt plus room for the open task; in
   practice that folds everything but the last task, which `keep_recent_tasks` 1 keeps
   verbatim even above the target.
 - `recalled_exchanges` 2: the most lines a request may recall; `recent_exchanges` 0: no line
@@ -86,9 +86,9 @@ _WORD = re.compile(r"[A-Za-z]+")
 class BudgetConfig:
     """Thresholds of the budget strategy (see the module docstring for the defaults)."""
 
-    window_tokens: int = 1408
+    window_tokens: int = 1536
     reserve_output_tokens: int = 256
-    target_tokens: int = 1088
+    target_tokens: int = 1216
     keep_recent_tasks: int = 1
     recent_exchanges: int = 0
     recalled_exchanges: int = 2
