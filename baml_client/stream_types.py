@@ -86,7 +86,7 @@ class QuadraticSolver(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['solve']] = None
     equation: typing.Optional[str] = None
     variable: typing.Optional[str] = None
-    domain: typing.Optional[str] = Field(default=None, description='real, t >= 0, [0, 5]: only when the request or its quantity limits the answer')
+    domain: typing.Optional[str] = Field(default=None, description='only when the user restricts the answer: real, t >= 0, [0, 5]')
 
 class Rewriter(BaseModel):
     tool: typing.Optional[typing.Union[typing_extensions.Literal['simplify'], typing_extensions.Literal['factor'], typing_extensions.Literal['expand']]] = None
