@@ -198,7 +198,7 @@ def test_retention_detects_a_missing_fact() -> None:
 def test_long_30_ledger_keeps_everything_at_under_45_percent_of_the_history_of_none() -> None:
     """Regression guard on the 30-task phrased session: what ledger sends beyond the fixed
     prompt (system prompt and schema, the same on every call of both strategies, and grown
-    with each tool offered) against none's (0.39 on 2026-11-26). Every call also carries the
+    with each tool offered) against none's (0.39 on 2026-11-26, with a 1077-token prompt). Every call also carries the
     workspace block, a few hundred tokens, in both strategies."""
     scenario = SCENARIOS["long-30"](DEFAULT_SEED)
     none = run_scenario(scenario, "none")
