@@ -9,6 +9,7 @@ import pytest
 from agent.app.evaluate import make_plans, parse_args, seeds_of
 from agent.eval.report import figures, spread
 from agent.eval.runner import TurnOutcome
+from tests.support.outcomes import turn_outcome
 
 
 def test_the_part_and_seed_default_to_test_and_1() -> None:
@@ -57,30 +58,7 @@ def test_the_ci_subset_is_the_test_part_of_seed_1() -> None:
 
 
 def _outcome(set_name: str, strategy: str, case: str, ok: bool, depends: bool) -> TurnOutcome:
-    return TurnOutcome(
-        set=set_name,
-        case=case,
-        category="chain",
-        wording="chat",
-        strategy=strategy,
-        turn=1,
-        text="",
-        judged=True,
-        depends=depends,
-        ok=ok,
-        why="",
-        reply="",
-        asked_back=False,
-        error=None,
-        tool_steps=1,
-        llm_calls=1,
-        repairs=0,
-        seconds=1.0,
-        input_tokens=10,
-        output_tokens=5,
-        tool_error_shown=False,
-        invalid_reply_shown=False,
-    )
+    return turn_outcome(set=set_name, strategy=strategy, case=case, ok=ok, depends=depends)
 
 
 def _seed(right: int, of: int, dependent_right: int, dependent: int) -> list[TurnOutcome]:
