@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from agent.app.pretty import RAW_MARKERS
 from agent.app.render import readable
@@ -213,7 +214,7 @@ def print_table(
     console.print(table)
     for check in checks:
         mark = "[green]met[/]" if check.met else "[red]MISSED[/]"
-        console.print(f"{mark}  {check.name}: {check.detail}")
+        console.print(Text.from_markup(mark) + Text(f"  {check.name}: {check.detail}"))
 
 
 def print_spread(console: Console, rows: list[SeedSpread]) -> None:
