@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from agent.app.pretty import RAW_MARKERS
 from agent.app.render import readable
@@ -163,6 +164,11 @@ def play(plans: list[Plan], runtime: Runtime, console: Console) -> dict[int, lis
     return outcomes
 
 
+def turn_label(outcome: TurnOutcome) -> str:
+    """`set/case#turn`: how the report names one turn."""
+    return f"{outcome.set}/{outcome.case}#{outcome.turn}"
+
+
 def raw_math_shown(outcomes: list[TurnOutcome]) -> list[TurnOutcome]:
     """Turns whose answer, as the terminal renders it, still shows `**` or LaTeX."""
     return [o for o in outcomes if any(mark in readable(o.reply) for mark in RAW_MARKERS)]
@@ -170,9 +176,10 @@ def raw_math_shown(outcomes: list[TurnOutcome]) -> list[TurnOutcome]:
 
 def readable_math_check(raw: list[TurnOutcome]) -> TargetCheck:
     """Issue 29's target: no rendered answer of the run shows raw LaTeX or Python powers."""
-    where = ", ".join(f"{o.set}/{o.case}#{o.turn}" for o in raw[:3])
+    where = ", ".join(turn_label(o) for o in raw[:3])
+    marks = ", ".join(RAW_MARKERS[:-1]) + " or " + RAW_MARKERS[-1]
     return TargetCheck(
-        "no rendered answer shows **, \\(, \\[ or \\frac",
+        f"no rendered answer shows {marks}",
         not raw,
         f"{len(raw)} shown" + (f" ({where}{', ...' if len(raw) > 3 else ''})" if raw else ""),
     )
@@ -214,7 +221,7 @@ def print_table(
     console.print(table)
     for check in checks:
         mark = "[green]met[/]" if check.met else "[red]MISSED[/]"
-        console.print(f"{mark}  {check.name}: {check.detail}")
+        console.print(Text.from_markup(mark) + Text(f"  {check.name}: {check.detail}"))
 
 
 def print_spread(console: Console, rows: list[SeedSpread]) -> None:
@@ -242,7 +249,7 @@ def print_misses(console: Console, outcomes: list[TurnOutcome]) -> None:
         if o.judged and not o.ok:
             calls = "".join(f"\n    · {escape(call)}" for call in o.calls)
             console.print(
-                f"[red]✗[/] {o.set}/{o.case}#{o.turn} ({o.strategy}) {escape(repr(o.text))}"
+                f"[red]✗[/] {turn_label(o)} ({o.strategy}) {escape(repr(o.text))}"
                 f"{calls}\n    -> {escape(repr(o.reply))}\n    {escape(o.why)}",
                 highlight=False,
                 markup=True,
@@ -350,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
         "spread": [row.to_dict() for row in spreads],
         "targets": [{"name": c.name, "met": c.met, "detail": c.detail} for c in checks],
         "gate": [{"name": c.name, "met": c.met, "detail": c.detail} for c in gate],
-        "raw_math_shown": [f"{o.set}/{o.case}#{o.turn}" for o in raw],
+        "raw_math_shown": [turn_label(o) for o in raw],
     }
     if args.out is not None:
         args.out.write_text(

@@ -82,7 +82,7 @@ def pretty(text: str) -> str:
     text = plain_math(_unbold(text).replace("**", "^"))
     shown = _Writer(_tokenize(text)).write()
     # A backslash that lost its neighbour to a rewrite must not spell `\(` or `\frac`.
-    while _FORBIDDEN.search(shown) or "**" in shown:
+    while any(mark in shown for mark in RAW_MARKERS):
         shown = _FORBIDDEN.sub("", shown).replace("**", "^")
     return shown
 

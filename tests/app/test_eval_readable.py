@@ -6,33 +6,11 @@ import pytest
 
 from agent.app import evaluate
 from agent.eval.runner import TurnOutcome
+from tests.support.outcomes import turn_outcome
 
 
 def outcome(reply: str, turn: int = 1) -> TurnOutcome:
-    return TurnOutcome(
-        set="single",
-        case="single-test-1-00",
-        category="solve",
-        wording="plain",
-        strategy="window",
-        turn=turn,
-        text="solve x^2 - 2 = 0",
-        judged=True,
-        depends=False,
-        ok=True,
-        why="",
-        reply=reply,
-        asked_back=False,
-        error=None,
-        tool_steps=1,
-        llm_calls=2,
-        repairs=0,
-        seconds=1.0,
-        input_tokens=1,
-        output_tokens=1,
-        tool_error_shown=False,
-        invalid_reply_shown=False,
-    )
+    return turn_outcome(set="single", case="single-test-1-00", turn=turn, reply=reply)
 
 
 def test_answers_the_renderer_makes_readable_pass() -> None:

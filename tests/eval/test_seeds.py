@@ -10,6 +10,7 @@ from agent.app.evaluate import make_plans, parse_args, seeds_of
 from agent.eval.cases import CI_SETS
 from agent.eval.report import figures, spread
 from agent.eval.runner import TurnOutcome
+from tests.support.outcomes import turn_outcome
 
 
 def test_the_part_and_seed_default_to_test_and_1() -> None:
@@ -74,30 +75,7 @@ def test_problems_are_played_for_a_part_and_seed_but_not_by_the_ci_subset() -> N
 
 
 def _outcome(set_name: str, strategy: str, case: str, ok: bool, depends: bool) -> TurnOutcome:
-    return TurnOutcome(
-        set=set_name,
-        case=case,
-        category="chain",
-        wording="chat",
-        strategy=strategy,
-        turn=1,
-        text="",
-        judged=True,
-        depends=depends,
-        ok=ok,
-        why="",
-        reply="",
-        asked_back=False,
-        error=None,
-        tool_steps=1,
-        llm_calls=1,
-        repairs=0,
-        seconds=1.0,
-        input_tokens=10,
-        output_tokens=5,
-        tool_error_shown=False,
-        invalid_reply_shown=False,
-    )
+    return turn_outcome(set=set_name, strategy=strategy, case=case, ok=ok, depends=depends)
 
 
 def _seed(right: int, of: int, dependent_right: int, dependent: int) -> list[TurnOutcome]:
