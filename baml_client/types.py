@@ -104,7 +104,7 @@ class QuadraticDerivative(BaseModel):
 class QuadraticEvaluator(BaseModel):
     tool: typing_extensions.Literal['evaluate']
     expression: str
-    at: typing.List[str] = Field(description='the points, each like \'3\', \'x=1, y=2\' or an id of values like \'#2\'; [] for a closed expression')
+    at: typing.List[str] = Field(description='the points, each like \'3\', \'x=1, y=2\' or an id of values (#N); [] for a closed expression')
     variable: typing.Optional[str] = None
 
 class QuadraticSolver(BaseModel):

@@ -43,6 +43,24 @@ EQUATION_TOOLS = ("solve", "solve_system")
 _AGGREGATE = re.compile(rf"\b({'|'.join(wire.COMBINATIONS)})\s*\(\s*#(\d+)\s*\)", re.IGNORECASE)
 _INDEXED = re.compile(r"#(\d+)\s*\[\s*(-?\d+)\s*\]")
 _ID = re.compile(r"#(\d+)")
+# `#` not followed by a number: a placeholder copied from an instruction (`#N`, `#id`).
+_NOT_AN_ID = re.compile(r"#(?!\s*\d)")
+# The verb that asks for each tool's own operation. A model that echoes the request writes
+# it in a math field ("integrate h from 0 to 1" in an integral call): an instruction, never
+# math, so the math it applies to is what the tool gets. A noun ("derivative of h") may name
+# an object instead (h'), so it still stops the call.
+OPERATION_VERBS = {
+    "solve": "solve",
+    "solve_system": "solve",
+    "derivative": "differentiate",
+    "evaluate": "evaluate",
+    "integral": "integrate",
+    "simplify": "simplify",
+    "factor": "factor",
+    "expand": "expand",
+}
+# Bounds of a definite integral said in words around the math: "from 0 to 1".
+_BOUND_WORDS = frozenset({"from"})
 # A result of resolving kept readable for the model's error messages and the tool's echo.
 MAX_RESOLVED_CHARS = 2000
 
@@ -219,6 +237,10 @@ def resolve_math(
     """Plain math for one field. `each`: an id of several values (roots) makes one text per
     value (`(#2)^2` -> the square of each root); otherwise such an id is an error.
     `equation`: the field is an equation (solve), so `#1` alone is that equation as it is."""
+    if _NOT_AN_ID.search(text):
+        raise ReferenceProblem(
+            f"An id is # and a number, like #3: the workspace has {workspace.summary()}."
+        )
     labelled = _by_origin(text, workspace)
     if labelled is not None:  # the workspace's own words for a result: "2nd derivative of q"
         text = labelled.id
@@ -364,21 +386,30 @@ def _field(
         raise ReferenceProblem(str(exc)) from None
     if _by_origin(value, workspace) is None and (words := _words(value, workspace)):
         inside = _math_inside(value, arguments, name)
-        if inside is not None:  # the words may name another operation: the model decides
+        if inside is None:
+            raise ReferenceProblem(
+                f"'{words[0]}' is a word, not math: put the id of the item you mean "
+                f"({workspace.summary()}) or its math in {name}."
+            )
+        if not _echoes_the_operation(tool, words):  # another operation: the model decides
             raise ReferenceProblem(
                 f"'{words[0]}' is a word, not math: {name} holds the math alone, like "
                 f'"{name}": "{inside}" (the tool does the operation).'
             )
-        raise ReferenceProblem(
-            f"'{words[0]}' is a word, not math: put the id of the item you mean "
-            f"({workspace.summary()}) or its math in {name}."
-        )
+        value = inside
     if tool == "evaluate" and name == "expression":  # a list: each part on its own
         parts = [p.strip() for p in split_top_level(value)] if "#" in value else [value]
         texts = [t for part in parts for t in resolve_math(part, workspace, each=True)]
     else:
         texts = resolve_math(value, workspace, equation=tool in EQUATION_TOOLS)
     return ", ".join(texts)
+
+
+def _echoes_the_operation(tool: str, words: list[str]) -> bool:
+    """The field's only words are the verb of this tool's operation (and "from" of bounds)."""
+    verb = OPERATION_VERBS.get(tool)
+    said = {w.lower() for w in words}
+    return verb in said and said <= {verb} | _BOUND_WORDS
 
 
 def _math_inside(value: str, arguments: dict[str, Any], name: str) -> str | None:

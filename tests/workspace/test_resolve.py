@@ -179,14 +179,66 @@ def test_a_function_put_into_itself_or_a_point_with_nowhere_to_go_is_refused(
 
 
 def test_a_refused_field_shows_the_math_inside_its_words(workspace: Workspace) -> None:
-    """The words may name another operation than the tool's, so the math inside is shown
-    for the model to send, never run in their place."""
-    call = {"expression": "integrate h from 0 to 1", "lower": "0", "upper": "1"}
+    """A noun may name an object (the antiderivative of h is a function), so the math inside
+    is shown for the model to send, never run in its place."""
+    call = {"expression": "antiderivative of h"}
     with pytest.raises(ReferenceProblem, match='like "expression": "h"'):
         resolve_arguments("integral", call, workspace)
     # bounds the words carry and the call lacks: no suggestion that would lose them
     with pytest.raises(ReferenceProblem, match="put the id of the item you mean"):
         resolve_arguments("integral", {"expression": "integrate h from 0 to 1"}, workspace)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "field", "math"),
+    [
+        (
+            "integral",
+            {"expression": "integrate h from 0 to 1", "lower": "0", "upper": "1"},
+            "expression",
+            "(-5*t**2 + 20*t + 1)",
+        ),
+        (
+            "integral",
+            {"expression": "integrate 3*w^2 from -1 to 1", "lower": "-1", "upper": "1"},
+            "expression",
+            "3*w^2",
+        ),
+        (
+            "derivative",
+            {"expression": "differentiate x^3 - 2x", "variable": "x"},
+            "expression",
+            "x^3 - 2x",
+        ),
+        ("solve", {"equation": "Solve x^2 - 4 = 0"}, "equation", "x^2 - 4 = 0"),
+        (
+            "evaluate",
+            {"expression": "evaluate h", "at": ["2"]},
+            "expression",
+            "(-5*t**2 + 20*t + 1)",
+        ),
+    ],
+)
+def test_the_verb_of_the_tools_own_operation_is_not_math(
+    workspace: Workspace, tool: str, arguments: dict, field: str, math: str
+) -> None:
+    """A request echoed into a math field: the tool already does what its verb asks."""
+    assert resolve_arguments(tool, arguments, workspace)[field] == math
+
+
+def test_another_operations_verb_still_stops_the_call(workspace: Workspace) -> None:
+    with pytest.raises(ReferenceProblem, match="'differentiate' is a word, not math"):
+        resolve_arguments(
+            "integral", {"expression": "differentiate h", "lower": "0", "upper": "1"}, workspace
+        )
+
+
+@pytest.mark.parametrize("placeholder", ["sum(#N)", "(#k)^2", "#id", "# + 1"])
+def test_a_placeholder_for_an_id_is_refused_with_what_exists(
+    workspace: Workspace, placeholder: str
+) -> None:
+    with pytest.raises(ReferenceProblem, match=r"An id is # and a number, like #3: .*#1-#3"):
+        resolve_arguments("evaluate", {"expression": placeholder, "at": []}, workspace)
 
 
 def test_equations_are_cited_by_their_place() -> None:
