@@ -41,6 +41,11 @@ _FROM_TO = re.compile(r"^(?P<what>.*?)\s+from\s+(?P<lower>\S+)\s+to\s+(?P<upper>
 _BRACKETED = re.compile(r"^(?P<what>.*?)\s*\[\s*(?P<lower>[^,\]]+)\s*,\s*(?P<upper>[^\]]+)\]\s*$")
 _TRAILING = re.compile(r"^(?P<what>.*\S)\s+(?P<lower>\S+)\s+(?P<upper>\S+)\s*$", re.S)
 _NAME = re.compile(r"[A-Za-z]\w*'*")
+# A chat message that starts with one of these words asks for a plot, drawn as /plot draws it
+# (the model has no plotting tool: a drawing is not math to compute).
+PLOT_WORDS = ("plot", "graph")
+# "f and g" lists functions as "f, g" does.
+_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 # A bare name is a function of the workspace, except these usual variables (`/plot x, 2x`).
 _VARIABLES = {"x", "t"}
 _ID = re.compile(r"#(\d+)")
@@ -122,8 +127,17 @@ class Plot:
 # -- the request ----------------------------------------------------------------------------
 
 
+def plot_request_in(message: str) -> str | None:
+    """What a chat message asks to plot ("plot f and g from -2 to 3" -> "f and g from -2 to
+    3"), or None when it asks something else."""
+    word, _, rest = message.strip().partition(" ")
+    if word.lower().rstrip(":") not in PLOT_WORDS or not rest.strip():
+        return None
+    return rest.strip()
+
+
 def parse_request(text: str) -> PlotRequest:
-    """`f, g from -2 to 3`, `f, g [-2, 3]`, `#4 -1 1`, `x^2 - 1 -2 2` or `f` alone."""
+    """`f, g from -2 to 3`, `f and g [-2, 3]`, `#4 -1 1`, `x^2 - 1 -2 2` or `f` alone."""
     text = text.strip()
     if not text:
         raise PlotError(USAGE)
@@ -142,7 +156,7 @@ def parse_request(text: str) -> PlotRequest:
             f"The range must go from a smaller number to a larger one, not "
             f"{_number(lower)} to {_number(upper)}."
         )
-    specs = tuple(s.strip() for s in split_top_level(what) if s.strip())
+    specs = tuple(s.strip() for s in split_top_level(_AND.sub(", ", what)) if s.strip())
     if not specs:
         raise PlotError(USAGE)
     if len(specs) > MAX_FUNCTIONS:

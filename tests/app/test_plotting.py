@@ -61,6 +61,8 @@ def workspace() -> Workspace:
         ("f", PlotRequest(("f",))),
         ("sin(x), cos(x) [-pi, pi]", PlotRequest(("sin(x)", "cos(x)"), -math.pi, math.pi)),
         ("f' from -pi/2 to 2.5", PlotRequest(("f'",), -math.pi / 2, 2.5)),
+        ("f and g' from -2 to 3", PlotRequest(("f", "g'"), -2.0, 3.0)),
+        ("f, g AND x^2 [-1, 1]", PlotRequest(("f", "g", "x^2"), -1.0, 1.0)),
     ],
 )
 def test_the_request_forms(text: str, expected: PlotRequest) -> None:
@@ -68,6 +70,24 @@ def test_the_request_forms(text: str, expected: PlotRequest) -> None:
     assert request.specs == expected.specs
     assert request.lower == pytest.approx(expected.lower) if expected.lower else not request.lower
     assert request.upper == pytest.approx(expected.upper) if expected.upper else not request.upper
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("plot f from -2 to 3", "f from -2 to 3"),
+        ("Plot: sin(x), cos(x)", "sin(x), cos(x)"),
+        ("graph h and h' -1 5", "h and h' -1 5"),
+        ("plot", None),
+        ("solve x^2 - 4 = 0", None),
+        ("what does the plot of f look like?", None),
+        ("plotting f", None),
+    ],
+)
+def test_a_chat_message_that_starts_with_plot_is_a_plot_request(
+    message: str, asked: str | None
+) -> None:
+    assert plotting.plot_request_in(message) == asked
 
 
 @pytest.mark.parametrize(
@@ -258,6 +278,8 @@ def test_plot_in_the_repl_marks_what_the_chat_found(tmp_path: Path) -> None:
     repl.handle("/plot h -1 5")
     assert "● roots of h (#3): 2 − √105/5, 2 + √105/5" in out.getvalue()
     assert repl.last_plot is not None and len(repl.last_plot.marks) == 3
+    repl.handle("plot h and h' from -1 to 5")  # a message, drawn without the model
+    assert repl.last_plot is not None and [c.name for c in repl.last_plot.curves] == ["h", "h'"]
     repl.handle("/plot")
     assert plotting.USAGE in " ".join(out.getvalue().split())
     repl.handle("/plot k")
