@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from agent.app.plotting import Mark, Plot, PlotError
+from agent.app.plotting import Mark, MarkKind, Plot, PlotError
 from agent.app.pretty import pretty
 
 IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
@@ -21,6 +21,13 @@ MATPLOTLIB_HINT = (
 )
 ROOT_MARKER = "●"
 POINT_MARKER = "◆"
+CRITICAL_MARKER = "▲"
+# Each kind of mark: its terminal glyph, its matplotlib marker, and its words in a legend.
+MARK_STYLES: tuple[tuple[MarkKind, str, str, str], ...] = (
+    ("root", ROOT_MARKER, "o", "roots"),
+    ("point", POINT_MARKER, "D", "points"),
+    ("critical", CRITICAL_MARKER, "^", "critical points"),
+)
 
 
 def terminal_chart(plot: Plot, width: int = 80, height: int = 20, color: bool = True) -> str:
@@ -46,7 +53,7 @@ def terminal_chart(plot: Plot, width: int = 80, height: int = 20, color: bool = 
                 signal.line(start, False)  # no line across a gap
             start += len(piece)
         figure.draw(signal)
-    for kind, marker in (("root", ROOT_MARKER), ("point", POINT_MARKER)):
+    for kind, marker, _, _ in MARK_STYLES:
         chosen = [m for m in plot.marks if m.kind == kind and plot.bottom <= m.y <= plot.top]
         if chosen:
             figure.draw(figure.signal([m.x for m in chosen], [m.y for m in chosen], marker=marker))
@@ -96,13 +103,12 @@ def legend_corner(plot: Plot, width: int, height: int) -> tuple[str, str]:
 def marks_summary(plot: Plot, raw: bool = False) -> list[str]:
     """One line per marked item, so the marks can be read as numbers too."""
     lines = []
-    for kind, marker in (("root", ROOT_MARKER), ("point", POINT_MARKER)):
+    for kind, marker, _, what in MARK_STYLES:
         by_item: dict[tuple[str, str], list[Mark]] = {}
         for mark in plot.marks:
             if mark.kind == kind:
                 by_item.setdefault((mark.item, mark.curve), []).append(mark)
         for (item, curve), marks in by_item.items():
-            what = "roots" if kind == "root" else "points"
             shown = ", ".join(m.text for m in marks)
             lines.append(f"{marker} {what} of {curve} ({item}): {shown}")
     return lines if raw else [pretty(line) for line in lines]
@@ -128,7 +134,7 @@ def save_image(plot: Plot, target: str) -> Path:
             xs += [p[0] for p in piece] + [math.nan]
             ys += [p[1] for p in piece] + [math.nan]
         axes.plot(xs, ys, label=curve.label)
-    for kind, marker, label in (("root", "o", "roots"), ("point", "D", "points")):
+    for kind, _, marker, label in MARK_STYLES:
         chosen = [m for m in plot.marks if m.kind == kind]
         if chosen:
             xs, ys = [m.x for m in chosen], [m.y for m in chosen]

@@ -27,6 +27,7 @@ import sympy as sp
 from agent.app.pretty import pretty
 from agent.workspace.record import Item, Workspace
 from agent.workspace.resolve import ReferenceProblem, resolve_math
+from agent.workspace.results import CRITICAL_POINTS
 from tools.errors import ToolError
 from tools.parsing import parse, parse_expression, split_top_level
 
@@ -81,11 +82,16 @@ class Curve:
     ys: tuple[float | None, ...]
 
 
+# A root (on the axis), an evaluated point, or a critical point the extrema tool found.
+MarkKind = Literal["root", "point", "critical"]
+
+
 @dataclass(frozen=True)
 class Mark:
-    """A point the workspace holds for a plotted function: a root or an evaluated value."""
+    """A point the workspace holds for a plotted function: a root, an evaluated value or a
+    critical point."""
 
-    kind: Literal["root", "point"]
+    kind: MarkKind
     x: float
     y: float
     item: str  # the id of the item it comes from ("#2")
@@ -290,8 +296,8 @@ def _real(text: str) -> float | None:
 
 
 def _marks(curve: Curve, target: Item | None, workspace: Workspace) -> list[Mark]:
-    """The roots the workspace found for `target`, and the points where it was evaluated,
-    each on the curve (its y computed, so a root of `f = 3` sits where f is 3)."""
+    """The roots the workspace found for `target`, its critical points, and the points where it
+    was evaluated, each on the curve (its y computed, so a root of `f = 3` sits where f is 3)."""
     if target is None:
         return []
     value = _sampler(curve.expression, _symbol(curve))
@@ -309,9 +315,17 @@ def _marks(curve: Curve, target: Item | None, workspace: Workspace) -> list[Mark
                 if x is None or y is None:
                     continue
                 # A root of f = 0 is on the axis; a root of f = 3 or of f' = 0 is a point of f.
-                kind: Literal["root", "point"] = "root" if abs(y) < 1e-9 else "point"
+                kind: MarkKind = "root" if abs(y) < 1e-9 else "point"
                 shown = text if kind == "root" else f"({text}, {_number(y)})"
                 marks.append(Mark(kind, x, y, item.id, curve.name, shown))
+        elif item.kind == "values" and item.origin.startswith(CRITICAL_POINTS):
+            for text in item.values:
+                x = _real(text)
+                y = value(x) if x is not None else None
+                if x is not None and y is not None:
+                    marks.append(
+                        Mark("critical", x, y, item.id, curve.name, f"({text}, {_number(y)})")
+                    )
         elif item.kind in ("value", "values") and " at " in item.origin:
             marks += _evaluated(item, curve, workspace)
     return marks

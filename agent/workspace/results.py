@@ -24,6 +24,8 @@ REWRITES = {"simplify": "simplified", "factor": "factored", "expand": "expanded"
 # A result with more values than this is no item (an id of it would be unreadable).
 MAX_ITEM_VALUES = 50
 _EXTREMES = {"max": "maximum", "min": "minimum"}
+# The origin of an extrema result without a kind: its values are the critical points' x.
+CRITICAL_POINTS = "critical points"
 _SIDES = {"left": "-", "right": "+"}
 _EQUALS_ZERO = re.compile(r"\s*=\s*0$")
 _LIMIT_POINT = re.compile(r" as (\S+) → (.+)$")
@@ -91,7 +93,7 @@ def origin(tool: str, arguments: dict[str, Any], subject: str, result: ToolResul
         at = args.get("at") or []
         return f"{subject} at {', '.join(map(str, at))}" if at else subject
     if tool == "extrema":
-        what = _EXTREMES.get(str(args.get("kind")), "critical points")
+        what = _EXTREMES.get(str(args.get("kind")), CRITICAL_POINTS)
         return f"{what} of {subject}{_interval(args.get('lower'), args.get('upper'))}"
     if tool == "tangent":
         return f"tangent to {subject} at {args.get('at')}"

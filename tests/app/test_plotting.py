@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+import tools
 from agent.app import plot_drawing, plotting
 from agent.app.plotting import Plot, PlotError, PlotRequest, make_plot, parse_request
 from agent.app.repl import Repl
@@ -18,9 +19,10 @@ from agent.app.runtime import Runtime
 from agent.context.registry import make_strategy
 from agent.core.loop import Agent
 from agent.llm.providers import Provider
+from agent.messages import ToolCall, ToolResultMessage, UserMessage
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import done, evaluate, solve
-from agent.workspace.record import Item, Workspace
+from agent.workspace.record import Item, Workspace, build
 
 
 def workspace() -> Workspace:
@@ -296,3 +298,29 @@ def _has_matplotlib() -> bool:
     except ImportError:
         return False
     return True
+
+
+def test_the_critical_points_the_extrema_tool_found_are_marked() -> None:
+    """Built from the chat's messages, so the mark follows the result's own origin."""
+    found = tools.extrema("x^3 - 3*x")
+    chat = build(
+        [
+            UserMessage(text="let f(x) = x^3 - 3x"),
+            ToolCall(call_id="a", tool="extrema", arguments={"expression": "f"}),
+            ToolResultMessage(
+                call_id="a",
+                tool="extrema",
+                ok=True,
+                text=found.text,
+                item="#2",
+                values=tuple(str(v) for v in found.value),
+                subject="x**3 - 3*x",
+            ),
+        ]
+    )
+    drawn = plot("f from -2 to 2", chat)
+    assert [(m.kind, m.x, m.y, m.item) for m in drawn.marks] == [
+        ("critical", -1.0, 2.0, "#2"),
+        ("critical", 1.0, -2.0, "#2"),
+    ]
+    assert plot_drawing.marks_summary(drawn) == ["▲ critical points of f (#2): (−1, 2), (1, −2)"]
