@@ -54,8 +54,7 @@ Commands:
                      draw functions in the terminal: names (f, f'), ids (#4) or math
                      (x^2 - 1); the range also as "A B" at the end (default -10 to 10);
                      marks the roots, critical points and evaluated points the workspace
-                     holds for them;
-                     a message "plot f and g from -2 to 3" draws the same way
+                     holds for them; a message "plot f and g from -2 to 3" draws the same
   /plot save FILE.png  write the last plot as an image (needs matplotlib)
   /raw               switch answers between readable math (x², √2, −3) and the stored
                      plain text (x**2, sqrt(2), -3) to copy
