@@ -138,6 +138,8 @@ def _inequality(text: str, name: str | None, whole: str) -> Domain:
     if len(sides) == 3:
         first, second = relations
         same = {first, second} <= set(_LESS) or {first, second} <= set(_GREATER)
+        if same and not _is_variable(sides[1], name):
+            _refuse_another_variable(sides[1:2], name, whole)
         if not same or not _is_variable(sides[1], name):
             raise ParseError(
                 f"The domain '{_shown(whole)}' should read like '0 <= x <= 5' (the variable in "
@@ -155,6 +157,7 @@ def _inequality(text: str, name: str | None, whole: str) -> Domain:
     elif _is_variable(right, name):
         var, bound, less = _variable(right, name), left, relation in _GREATER
     else:
+        _refuse_another_variable(sides, name, whole)
         raise ParseError(
             f"The domain '{_shown(whole)}' should have the variable alone on one side, as in "
             "'t >= 0'."
@@ -173,6 +176,17 @@ def _is_variable(text: str, name: str | None) -> bool:
     if name is not None:
         return word == name or read_variable(word) == name
     return word not in CONSTANTS
+
+
+def _refuse_another_variable(sides: list[str], name: str | None, whole: str) -> None:
+    """A condition on another variable than the call's (`t >= 0` for a solve in y): said so,
+    since a model copies a domain from an example more often than it mistypes one."""
+    others = [w for w in (s.strip() for s in sides) if _WORD.fullmatch(w) and w not in CONSTANTS]
+    if name is not None and others:
+        raise ParseError(
+            f"The domain '{_shown(whole)}' is about {others[0]}, but the call is in {name}: "
+            f"write the domain for {name}, or none when the user set no condition."
+        )
 
 
 def _variable(text: str, name: str | None) -> str:

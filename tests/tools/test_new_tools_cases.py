@@ -350,6 +350,8 @@ def test_known_answers_are_many() -> None:
 
 REFUSED = [
     (lambda: tools.solve("x^2 - 4", domain="t >= 0"), "is about t"),
+    (lambda: tools.solve("-y - 2 = 5", "y", domain="t >= 0"), "is about t, but the call is in y"),
+    (lambda: tools.solve("y^2 = 4", "y", domain="0 <= t <= 5"), "is about t, but the call is in y"),
     (lambda: tools.solve("x^2 - 4", domain="x >= a"), "must be real numbers"),
     (lambda: tools.solve("x^2 - 4", domain="5 < x < 1"), "is empty"),
     (lambda: tools.solve("x^2 - 4", domain="somewhere"), "Could not read the domain"),
