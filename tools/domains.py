@@ -181,7 +181,7 @@ def _is_variable(text: str, name: str | None) -> bool:
 def _refuse_another_variable(sides: list[str], name: str | None, whole: str) -> None:
     """A condition on another variable than the call's (`t >= 0` for a solve in y): said so,
     since a model copies a domain from an example more often than it mistypes one."""
-    others = [w for w in (s.strip() for s in sides) if _WORD.fullmatch(w) and w not in CONSTANTS]
+    others = [side.strip() for side in sides if _is_variable(side, None)]
     if name is not None and others:
         raise ParseError(
             f"The domain '{_shown(whole)}' is about {others[0]}, but the call is in {name}: "

@@ -309,26 +309,31 @@ def _marks(curve: Curve, target: Item | None, workspace: Workspace) -> list[Mark
         ):
             continue
         if item.kind == "roots":
-            for text in item.values:
-                x = _real(text)
-                y = value(x) if x is not None else None
-                if x is None or y is None:
-                    continue
+            for text, x, y in _on_curve(item.values, value):
                 # A root of f = 0 is on the axis; a root of f = 3 or of f' = 0 is a point of f.
                 kind: MarkKind = "root" if abs(y) < 1e-9 else "point"
                 shown = text if kind == "root" else f"({text}, {_number(y)})"
                 marks.append(Mark(kind, x, y, item.id, curve.name, shown))
         elif item.kind == "values" and item.origin.startswith(CRITICAL_POINTS):
-            for text in item.values:
-                x = _real(text)
-                y = value(x) if x is not None else None
-                if x is not None and y is not None:
-                    marks.append(
-                        Mark("critical", x, y, item.id, curve.name, f"({text}, {_number(y)})")
-                    )
+            for text, x, y in _on_curve(item.values, value):
+                marks.append(Mark("critical", x, y, item.id, curve.name, f"({text}, {_number(y)})"))
         elif item.kind in ("value", "values") and " at " in item.origin:
             marks += _evaluated(item, curve, workspace)
     return marks
+
+
+def _on_curve(
+    texts: tuple[str, ...], value: Callable[[float], float | None]
+) -> list[tuple[str, float, float]]:
+    """Each x value held as text with f's y there; those not real, or where f is undefined,
+    left out."""
+    points = []
+    for text in texts:
+        x = _real(text)
+        y = value(x) if x is not None else None
+        if x is not None and y is not None:
+            points.append((text, x, y))
+    return points
 
 
 def _evaluated(item: Item, curve: Curve, workspace: Workspace) -> list[Mark]:
