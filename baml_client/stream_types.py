@@ -96,7 +96,7 @@ class SeriesExpansion(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['series']] = None
     expression: typing.Optional[str] = None
     at: typing.Optional[str] = None
-    order: typing.Optional[int] = Field(default=None, description='the first power left out')
+    degree: typing.Optional[int] = Field(default=None, description='the highest power kept, as in \'up to x^4\' or \'degree 2\'')
     variable: typing.Optional[str] = None
 
 class SummaryExchange(BaseModel):

@@ -771,7 +771,7 @@ class SeriesExpansionAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("SeriesExpansion")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "at",  "order",  "variable",  ])
+        self._properties: typing.Set[str] = set([  "tool",  "expression",  "at",  "degree",  "variable",  ])
         self._props = SeriesExpansionProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -812,8 +812,8 @@ class SeriesExpansionProperties:
         return type_builder.ClassPropertyViewer(self.__bldr.property("at"))
     
     @property
-    def order(self) -> type_builder.ClassPropertyViewer:
-        return type_builder.ClassPropertyViewer(self.__bldr.property("order"))
+    def degree(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("degree"))
     
     @property
     def variable(self) -> type_builder.ClassPropertyViewer:

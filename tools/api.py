@@ -106,15 +106,16 @@ def limit(
 def series(
     expression: str,
     at: Any = "0",
-    order: int = 6,
+    degree: int = 5,
     variable: str | None = None,
     *,
     timeout: float | None = None,
 ) -> ToolResult:
-    """The Taylor polynomial around ``at`` with powers below ``order``; value is the polynomial."""
+    """The Taylor polynomial around ``at`` up to and including power ``degree``; value is the
+    polynomial."""
     return _run(
         "series",
-        {"expression": expression, "at": at, "order": order, "variable": variable},
+        {"expression": expression, "at": at, "degree": degree, "variable": variable},
         timeout,
     )
 

@@ -15,7 +15,7 @@ Why these numbers: chat math never needs more, and each one stops a known way to
   is fine but ``10^10^10`` and ``9^9^9^9`` are rejected before Python tries to compute them.
 * ``MAX_FACTORIAL`` (1,000): ``n!`` and ``gamma(n)`` of a literal integer; ``99999!`` and
   ``factorial(10^9)`` are rejected.
-* ``MAX_DERIVATIVE_ORDER`` (100); ``MAX_SERIES_ORDER`` (20), the order of a Taylor polynomial.
+* ``MAX_DERIVATIVE_ORDER`` (100); ``MAX_SERIES_DEGREE`` (20), the highest power a series keeps.
 * Wall clock: ``DEFAULT_TIMEOUT`` seconds (10) per call, overridden by the environment variable
   ``MATH_AGENT_TOOL_TIMEOUT``, by :func:`set_timeout`, or by a call's ``timeout=`` argument
   (most specific wins). The worker process that runs SymPy is killed when it is exceeded.
@@ -35,7 +35,7 @@ MAX_SYMBOLIC_EXPONENT = 1_000
 MAX_RESULT_BITS = 100_000
 MAX_FACTORIAL = 1_000
 MAX_DERIVATIVE_ORDER = 100
-MAX_SERIES_ORDER = 20
+MAX_SERIES_DEGREE = 20
 DEFAULT_TIMEOUT = 10.0
 WORKER_MEMORY_BYTES = 4 * 1024**3
 TIMEOUT_ENV = "MATH_AGENT_TOOL_TIMEOUT"

@@ -1,9 +1,14 @@
 """The Taylor polynomial of one expression around a point.
 
 Why the O() term is left out of the text: the LLM quotes the text and the parser reads it back,
-and ``O(x**6)`` is not math a person types; the order is stated in words instead. When the
-expansion has negative or fractional powers (``1/x``, ``sqrt(x)``) it is called a series, not
-a Taylor polynomial.
+and ``O(x**6)`` is not math a person types; the terms left out are stated in words instead. When
+the expansion has negative or fractional powers (``1/x``, ``sqrt(x)``) it is called a series,
+not a Taylor polynomial.
+
+Why ``degree`` (the highest power kept) and not SymPy's ``n`` (the first power left out): people
+ask "up to x^4", "degree 2", "up to the (x - 1)^2 term", and the model copies that number; read
+as the first power left out it lost the last term. SymPy is called with ``n = degree + 1``, also
+for a Laurent or Puiseux series, where ``n`` keeps SymPy's meaning.
 
 ``value`` is the polynomial (the series without its O() term) as a SymPy expression.
 """
@@ -21,15 +26,16 @@ TOOL = "series"
 
 
 def series(
-    expression: str, at: object = "0", order: object = 6, variable: str | None = None
+    expression: str, at: object = "0", degree: object = 5, variable: str | None = None
 ) -> ToolResult:
-    """The expansion of ``expression`` around ``at`` up to (not including) power ``order``."""
+    """The expansion of ``expression`` around ``at`` up to and including power ``degree`` of
+    (x - at): degree 2 keeps the terms in 1, (x - at) and (x - at)^2."""
     expr, var = read_univariate(expression, variable, TOOL, "expand in")
-    n = whole_number(order, "The order", 1, limits.MAX_SERIES_ORDER)
+    degree_ = whole_number(degree, "The degree", 0, limits.MAX_SERIES_DEGREE)
     point = read_point("0" if at is None else at, var, "The point")
     if point.free_symbols:
         raise ToolError("The point of a series must be a number.")
-    expansion = sp.series(expr, var, point, n)
+    expansion = sp.series(expr, var, point, degree_ + 1)
     if expansion.has(sp.Subs, sp.Derivative):
         raise ToolError(f"Could not expand {short(expr)} around {var} = {short(point)}.")
     polynomial = expansion.removeO()

@@ -54,8 +54,8 @@ def run_tool(step: ToolStep) -> ToolResult:
         return tools.limit(step.expression, step.to, step.variable, step.direction)
     if isinstance(step, SeriesExpansion):
         at = step.at if step.at is not None else "0"
-        order = step.order if step.order is not None else 6  # 0 is the tool's to refuse
-        return tools.series(step.expression, at, order, step.variable)
+        degree = step.degree if step.degree is not None else 5  # 0 is a degree (the value)
+        return tools.series(step.expression, at, degree, step.variable)
     return ToolResult.failure("unknown", repr(step), f"Unknown tool call: {step!r}")
 
 

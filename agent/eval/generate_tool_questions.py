@@ -255,6 +255,6 @@ def series_question(rng: random.Random, ask: str, deck: Deck) -> Problem:
         )
     top = rng.choice((2, 3)) if ask == "taylor" else rng.choice((3, 4))
     polynomial_ = sp.series(f, v, at, top + 1).removeO()
-    steps = (call("series", expression=shown, at=at, order=top + 1, variable=v.name),)
+    steps = (call("series", expression=shown, at=at, degree=top, variable=v.name),)
     text = deck.word(f"series-{ask}", f=shown, v=v.name, a=at, n=top)
     return Problem(f"series-{ask}", text, _expected("expression", polynomial_, v), steps)

@@ -87,7 +87,8 @@ def test_short_history_passes_through() -> None:
 
 
 def test_budget_respected_with_reserve_and_order_restored() -> None:
-    config = ScoredConfig(window_tokens=1856)  # the template, the reserve and a few units
+    # The template, the reserve and a few units (545 tokens of history), whatever the template.
+    config = ScoredConfig(window_tokens=meter().system_tokens + 256 + 545)
     incoming = UserMessage(text="solve x^2 - 49 = 0 again")
     working = [*filler(20), incoming]
     view = ScoredStrategy(config, CachedEmbedder(HashingEmbedder())).view(working, incoming)

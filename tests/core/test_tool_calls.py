@@ -85,8 +85,11 @@ def test_arguments_drop_the_discriminator() -> None:
         (tool_call("expand", expression="(x + 1)^2"), "transform", "x**2 + 2*x + 1"),
         (tool_call("limit", expression="1/x", to="0", direction="left"), "limit", "-oo"),
         (tool_call("limit", expression="(2x + 1)/x", to="oo"), "limit", "2"),
-        (tool_call("series", expression="exp(x)", order=3), "series", "x**2/2 + x + 1"),
-        (tool_call("series", expression="x^2", at="1", order=2), "series", "2*x - 1"),
+        (tool_call("series", expression="exp(x)", degree=2), "series", "x**2/2 + x + 1"),
+        (tool_call("series", expression="x^2", at="1", degree=1), "series", "2*x - 1"),
+        (tool_call("series", expression="cos(z)", degree=4), "series", "z**4/24 - z**2/2 + 1"),
+        (tool_call("series", expression="sin(x)"), "series", "x**5/120 - x**3/6 + x"),
+        (tool_call("series", expression="exp(x)", at="1", degree=0), "series", "E"),
     ],
 )
 def test_each_new_class_reaches_its_tool(reply: str, tool: str, value: str) -> None:

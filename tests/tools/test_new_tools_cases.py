@@ -325,10 +325,24 @@ KNOWN = [
     ),
     Known(
         "series-exp-at-1",
-        lambda: tools.series("e^x", 1, 3),
+        lambda: tools.series("e^x", 1, 2),
         sp.E + sp.E * (x - 1) + sp.E * (x - 1) ** 2 / 2,
+        ("Taylor polynomial", "(x - 1)**3"),
     ),
-    Known("series-geometric", lambda: tools.series("1/(1 - x)", "0", "4"), 1 + x + x**2 + x**3),
+    # `degree` is the highest power kept: "up to z^4" is degree 4, with the z^4 term.
+    Known(
+        "series-cos-degree-4",
+        lambda: tools.series("cos z", 0, 4),
+        1 - z**2 / 2 + z**4 / 24,
+        ("1 - z**2/2 + z**4/24", "z**5"),
+    ),
+    Known(
+        "series-degree-0", lambda: tools.series("e^x", 1, 0), sp.E, ("exp(x) ≈ E (", "x - 1 and")
+    ),
+    Known("series-geometric", lambda: tools.series("1/(1 - x)", "0", "3"), 1 + x + x**2 + x**3),
+    Known(
+        "series-degree-20", lambda: tools.series("1/(1 - x)", 0, 20), sum(x**k for k in range(21))
+    ),
 ]
 
 
@@ -373,7 +387,11 @@ REFUSED = [
     (lambda: tools.limit("x", 0, None, "sideways"), "direction must be"),
     (lambda: tools.limit("x", "oo", None, "+"), "one side"),
     (lambda: tools.limit("1/x", "0+", None, "-"), "disagree"),
-    (lambda: tools.series("cos x", 0, 50), "between 1 and 20"),
+    (lambda: tools.series("cos x", 0, 50), "The degree must be between 0 and 20, not 50."),
+    (lambda: tools.series("cos x", 0, 21), "The degree must be between 0 and 20, not 21."),
+    (lambda: tools.series("cos x", 0, -1), "The degree must be between 0 and 20, not -1."),
+    (lambda: tools.series("cos x", 0, True), "The degree must be a whole number"),
+    (lambda: tools.series("cos x", 0, "6; import os"), "The degree must be a whole number"),
 ]
 
 

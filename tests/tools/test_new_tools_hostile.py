@@ -118,10 +118,11 @@ REFUSED: list[tuple[str, Callable[[], ToolResult]]] = [
     ("limit-point-lambda", lambda: tools.limit("x", "lambda: 0", timeout=LIMIT)),
     ("limit-point-none", lambda: tools.limit("x", None, timeout=LIMIT)),
     ("limit-import", lambda: tools.limit("__import__('os')", 0, timeout=LIMIT)),
-    ("series-order-huge", lambda: tools.series("sin x", "0", 10**9, timeout=LIMIT)),
-    ("series-order-negative", lambda: tools.series("sin x", "0", -1, timeout=LIMIT)),
-    ("series-order-code", lambda: tools.series("sin x", "0", "6; import os", timeout=LIMIT)),  # type: ignore[arg-type]
-    ("series-order-bool", lambda: tools.series("sin x", "0", True, timeout=LIMIT)),
+    ("series-degree-huge", lambda: tools.series("sin x", "0", 10**9, timeout=LIMIT)),
+    ("series-degree-negative", lambda: tools.series("sin x", "0", -1, timeout=LIMIT)),
+    ("series-degree-21", lambda: tools.series("sin x", "0", 21, timeout=LIMIT)),
+    ("series-degree-code", lambda: tools.series("sin x", "0", "6; import os", timeout=LIMIT)),  # type: ignore[arg-type]
+    ("series-degree-bool", lambda: tools.series("sin x", "0", True, timeout=LIMIT)),
     ("series-point-import", lambda: tools.series("sin x", "__import__('os')", timeout=LIMIT)),
 ]
 # Within the grammar but too much work: stopped by the worker's limit (or its memory cap).

@@ -25,7 +25,7 @@ per-call cost budget, deliberately far below any model's context window: a math 
 the current task, the previous one and whatever the request refers back to.
 
 - `window_tokens` 1536 with `reserve_output_tokens` 256: compact once the prompt passes
-  1280, the system prompt (1055 tokens with the tools of issue 29) plus ~225 tokens of
+  1280, the system prompt (1069 tokens with the tools of issue 29) plus ~211 tokens of
   history, i.e. about one finished task; a MathChat reply is one JSON object of 20-80
   tokens, so 256 is ample. (Both sizes grow with the prompt.)
 - `target_tokens` 1216: fold down to the system prompt plus room for the open task; in
