@@ -44,8 +44,10 @@ ANSWER_NOW = (
 def unverified_request(numbers: list[str]) -> str:
     """Sent once, after an answer that states numbers no tool computed (not kept in history)."""
     return (
-        f"No tool computed {', '.join(numbers[:6])}. Call the tool that computes the answer "
-        "(for example evaluate), then answer with its exact results."
+        f"No tool computed {', '.join(numbers[:6])}. Write what the user gave as math and "
+        "call the tool that computes the answer (evaluate for arithmetic, solve or "
+        "solve_system for unknowns, extrema for a largest or smallest value), then answer "
+        "with its exact results."
     )
 
 

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from baml_py import AbortController
 
     from agent.llm.model import ProgressObserver, Step, StepProgress
+    from agent.llm.step_schema import Wanted
     from baml_client.types import ChatMessage
 
 DEFAULT_STRATEGIES = ("none", "window", "ledger")
@@ -134,7 +135,7 @@ class _StepClock:
         messages: list[ChatMessage],
         abort: AbortController | None = None,
         on_progress: ProgressObserver | None = None,
-        answer_only: bool = False,
+        wanted: Wanted = "any",
     ) -> Step:
         """`MathModel.next_step`, timed (same signature: the loop calls it as it calls any
         model)."""
@@ -148,7 +149,7 @@ class _StepClock:
                 on_progress(step)
 
         try:
-            return self.model.next_step(messages, abort, progress, answer_only)
+            return self.model.next_step(messages, abort, progress, wanted)
         finally:
             self.steps.append((started, first[0] if first else None, time.perf_counter()))
 

@@ -33,6 +33,7 @@ from agent.core.transcript import CompactionRecord, ErrorRecord
 from agent.core.variable_fit import fitted_variable
 from agent.errors import AgentError, TurnCancelled
 from agent.llm.model import MathModel, ProgressObserver, ToolStep
+from agent.llm.step_schema import Wanted
 from agent.messages import (
     AssistantMessage,
     Message,
@@ -42,7 +43,7 @@ from agent.messages import (
     to_chat_list,
 )
 from agent.workspace.record import Workspace, build
-from agent.workspace.resolve import ReferenceProblem, resolve_arguments
+from agent.workspace.resolve import ReferenceProblem, bounds_in_fields, resolve_arguments
 from agent.workspace.results import result_values
 from baml_client.types import ChatMessage, MessageToUser, TaskRecall
 from tools import ToolResult
@@ -219,7 +220,10 @@ class Agent:
         on_progress: ProgressObserver | None,
     ) -> AssistantMessage:
         made: set[str] = set()
-        answer_now = checked = False
+        checked = False
+        # The reply the next step must be: a message when the model repeats a call, a math
+        # tool call when its answer stated numbers no tool computed (once each per turn).
+        wanted: Wanted = "any"
         # Messages sent after the history for one step only (never kept): a request to compute
         # what the last answer stated without a tool.
         follow_up: list[ChatMessage] = []
@@ -237,9 +241,7 @@ class Agent:
                 raise TurnCancelled()
             context = self.strategy.view(self.session.working, user)
             chat = _with_workspace(context, user, block) + follow_up
-            step = self.model.next_step(
-                chat, cancel.abort_controller, on_progress, answer_only=answer_now
-            )
+            step = self.model.next_step(chat, cancel.abort_controller, on_progress, wanted=wanted)
             saved = self.session.uncompacted_tokens - self.session.history_tokens(context)
             self.model.ledger.history_tokens_saved += saved
             if cancel.cancelled:
@@ -255,26 +257,28 @@ class Agent:
                 if not checked and self.aids.verify_answers:
                     doubt = self._unverified(reply, fresh if not result.tool_runs else [])
                 checked = True
-                if doubt is not None:  # once per turn: compute it with a tool (tools allowed)
+                if doubt is not None:  # once per turn: compute it with a tool, a call held to
                     request = ChatMessage(role=wire.USER, content=doubt)
                     follow_up = [reply.to_chat(), request]
-                    answer_now = False
+                    wanted = "tool"
                     continue
                 self.session.append(reply)
                 return reply
             follow_up = []
+            if wanted == "tool":
+                wanted = "any"
             call = ToolCall(
                 call_id=uuid.uuid4().hex[:12], tool=step.tool, arguments=tool_arguments(step)
             )
             # A small model that repeats a call it already made would loop to the step cap:
             # the call is not run again and the model is asked for its answer instead.
             if call.call_text in made:
-                if answer_now:  # asked once already, and it still calls: stop here
+                if wanted == "answer":  # asked once already, and it still calls: stop here
                     break
-                answer_now = True
+                wanted = "answer"
                 continue
             made.add(call.call_text)
-            call, step, unsaid = self._without_unsaid_bounds(call, step, workspace)
+            call, step, unsaid = self._integral_bounds(call, step, workspace)
             tool_result = self._run(call, step, user, workspace)
             if unsaid is not None and tool_result.ok:
                 tool_result = tool_result.model_copy(
@@ -361,13 +365,17 @@ class Agent:
                 said.append(message.text)
         return "\n".join(reversed(said))
 
-    def _without_unsaid_bounds(
+    def _integral_bounds(
         self, call: ToolCall, step: ToolStep | TaskRecall, workspace: Workspace
     ) -> tuple[ToolCall, ToolStep | TaskRecall, str | None]:
-        """A definite integral whose bounds the person never gave and no result holds runs
-        as the antiderivative, with a note saying so: the model made the bounds up."""
+        """An integral's bounds as the tool gets them: written in its expression ("h from 0
+        to 1"), moved to their fields; never given by the person and held by no result, left
+        out (it runs as the antiderivative, with a note saying so: the model made them up)."""
         if call.tool != "integral":
             return call, step, None
+        if (written := bounds_in_fields(call.tool, call.arguments)) != call.arguments:
+            call = call.model_copy(update={"arguments": written})
+            step = step.model_copy(update={k: written[k] for k in ("expression", "lower", "upper")})
         bounds = [str(call.arguments.get(k) or "") for k in ("lower", "upper")]
         bounds = [b for b in bounds if b and "#" not in b]
         known = {v for item in workspace.items if item.origin != "you" for v in item.values}

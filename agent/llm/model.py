@@ -21,6 +21,7 @@ from agent.accounting.tokenizer import count_messages, count_text
 from agent.errors import MalformedReply, explain_llm_error
 from agent.llm.providers import Provider
 from agent.llm.salvage import misplaced_response
+from agent.llm.step_schema import Wanted
 from baml_client import b
 from baml_client.types import (
     ChatMessage,
@@ -105,10 +106,11 @@ class MathModel(Protocol):
         messages: list[ChatMessage],
         abort: AbortController | None = None,
         on_progress: ProgressObserver | None = None,
-        answer_only: bool = False,
+        wanted: Wanted = "any",
     ) -> Step:
         """MathChat: the next tool call or message for this history (streamed to
-        `on_progress` as it is decoded, when given); `answer_only`: a message is wanted now."""
+        `on_progress` as it is decoded, when given); `wanted`: the kind of reply the loop
+        needs now (any, a message to the user, a math tool call)."""
         ...
 
     def summarize(self, messages: list[ChatMessage]) -> ContextSummary:
@@ -129,48 +131,41 @@ class BamlMathModel:
         registry: ClientRegistry,
         endpoint: str,
         ledger: UsageLedger | None = None,
-        step_registry: ClientRegistry | None = None,
-        answer_registry: ClientRegistry | None = None,
+        step_registries: dict[Wanted, ClientRegistry | None] | None = None,
     ):
         self.collector = Collector(name="math-agent")
         self.ledger = ledger if ledger is not None else UsageLedger()
-        self.use_endpoint(registry, endpoint, step_registry, answer_registry)
+        self.use_endpoint(registry, endpoint, step_registries)
 
     @classmethod
     def for_provider(cls, provider: Provider, ledger: UsageLedger | None = None) -> BamlMathModel:
         """The model for a resolved provider: MathChat with the provider's step options
         (a schema that constrains decoding, where the endpoint takes one)."""
         return cls(
-            provider.client_registry(),
-            provider.endpoint,
-            ledger,
-            provider.step_registry(),
-            provider.step_registry(answer_only=True),
+            provider.client_registry(), provider.endpoint, ledger, _step_registries(provider)
         )
 
     def use_provider(self, provider: Provider) -> None:
         """Talk to another endpoint from now on (a restarted local server has a new port);
         the ledger and collector carry on."""
-        self.use_endpoint(
-            provider.client_registry(),
-            provider.endpoint,
-            provider.step_registry(),
-            provider.step_registry(answer_only=True),
-        )
+        self.use_endpoint(provider.client_registry(), provider.endpoint, _step_registries(provider))
 
     def use_endpoint(
         self,
         registry: ClientRegistry,
         endpoint: str,
-        step_registry: ClientRegistry | None = None,
-        answer_registry: ClientRegistry | None = None,
+        step_registries: dict[Wanted, ClientRegistry | None] | None = None,
     ) -> None:
         self.endpoint = endpoint
         self._client = b.with_options(client_registry=registry, collector=self.collector)
-        # MathChat's own clients: the same endpoint, plus per-request options only it takes
-        # (a schema of every reply, or of a message to the user alone).
-        self._step_client = self._with(step_registry) or self._client
-        self._answer_client = self._with(answer_registry) or self._step_client
+        # MathChat's own clients, per kind of reply wanted: the same endpoint, plus
+        # per-request options only it takes (a schema of that kind of reply).
+        registries = step_registries or {}
+        step_client = self._with(registries.get("any")) or self._client
+        self._step_clients: dict[Wanted, Any] = {
+            wanted: self._with(registries.get(wanted)) or step_client
+            for wanted in ("any", "answer", "tool")
+        }
 
     def _with(self, registry: ClientRegistry | None) -> Any:
         if registry is None:
@@ -215,17 +210,17 @@ class BamlMathModel:
         messages: list[ChatMessage],
         abort: AbortController | None = None,
         on_progress: ProgressObserver | None = None,
-        answer_only: bool = False,
+        wanted: Wanted = "any",
     ) -> Step:
         """One repair round: a reply that does not parse goes back to the model with a request
         to answer again (these two messages are not kept in the history); a second bad reply
-        is the user's one-sentence error. `answer_only`: the loop wants the answer now (the
-        model repeated a call): it is asked to, and where decoding is constrained it can only
-        write a message to the user."""
-        if answer_only:
+        is the user's one-sentence error. `wanted` "answer": the loop wants the answer now
+        (the model repeated a call): it is asked to; "tool": a math tool call (the loop has
+        asked for it). Where decoding is constrained the model can only write that kind."""
+        if wanted == "answer":
             messages = [*messages, ChatMessage(role=wire.USER, content=wire.ANSWER_NOW)]
         try:
-            return self._next_step(messages, abort, on_progress, answer_only=answer_only)
+            return self._next_step(messages, abort, on_progress, wanted=wanted)
         except MalformedReply as bad:
             if (meant := misplaced_response(bad.raw)) is not None:
                 return meant  # a tool call with its math under `response`: no round needed
@@ -238,7 +233,7 @@ class BamlMathModel:
                 ChatMessage(role=wire.USER, content=wire.REPAIR_REQUEST),
             ]
             try:
-                return self._next_step(repair, abort, on_progress, REPAIR_FUNCTION, answer_only)
+                return self._next_step(repair, abort, on_progress, REPAIR_FUNCTION, wanted)
             except MalformedReply as again:  # the repair round's reply may be such a call too
                 if (meant := misplaced_response(again.raw)) is not None:
                     return meant
@@ -250,10 +245,10 @@ class BamlMathModel:
         abort: AbortController | None,
         on_progress: ProgressObserver | None,
         function: str = "MathChat",
-        answer_only: bool = False,
+        wanted: Wanted = "any",
     ) -> Step:
         options = {"abort_controller": abort} if abort is not None else {}
-        client = self._answer_client if answer_only else self._step_client
+        client = self._step_clients[wanted]
         if on_progress is None:
             return self._call(function, lambda: client.MathChat(messages, baml_options=options))
 
@@ -278,3 +273,7 @@ class BamlMathModel:
 
     def extract_user_facts(self, known: list[str], message: str) -> UserFactChanges:
         return self._call("ExtractUserFacts", lambda: self._client.ExtractUserFacts(known, message))
+
+
+def _step_registries(provider: Provider) -> dict[Wanted, ClientRegistry | None]:
+    return {wanted: provider.step_registry(wanted) for wanted in ("any", "answer", "tool")}

@@ -13,11 +13,15 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from baml_py import ClientRegistry
 from dotenv import load_dotenv
 
 from agent.errors import AgentError
+
+if TYPE_CHECKING:
+    from agent.llm.step_schema import Wanted
 
 CLIENT_NAME = "MathAgentLLM"
 # The client name for small models: MathChat's prompt adds an example chat for it (it helps a
@@ -82,15 +86,15 @@ class Provider:
             return f"local · {self.model} · {self.base_url} (embedded llama.cpp; {self.source})"
         return f"{self.name} · {self.model} · {self.base_url} (from {self.source})"
 
-    def step_registry(self, answer_only: bool = False) -> ClientRegistry | None:
-        """MathChat's registry when its requests need more than the others' (the reply
-        schema; `answer_only`: a schema that allows a message to the user alone); None: the
-        same as `client_registry()`."""
-        if not self.constrained_steps:
+    def step_registry(self, wanted: Wanted = "any") -> ClientRegistry | None:
+        """MathChat's registry when its requests need more than the others' (the schema of
+        the reply `wanted`); None: the same as `client_registry()`. The embedded model is
+        always held to a tool call when the loop wants one: free, it restated its answer."""
+        if not self.constrained_steps and not (wanted == "tool" and self.is_local):
             return None
         from agent.llm.step_schema import response_format
 
-        schema = response_format(answer_only, self.hidden_tools)
+        schema = response_format(wanted, self.hidden_tools)
         return self.client_registry({"response_format": schema})
 
     def client_registry(self, extra_fields: dict[str, object] | None = None) -> ClientRegistry:

@@ -18,7 +18,12 @@ from typing import Any, Literal, Union
 from pydantic import BaseModel
 
 from baml_client import b
-from baml_client.types import MessageToUser
+from baml_client.types import MessageToUser, TaskRecall
+
+# What the loop wants from the next MathChat reply: anything, a message to the user alone
+# (the model repeated a call), or a math tool call alone (its answer stated numbers no tool
+# computed).
+Wanted = Literal["any", "answer", "tool"]
 
 # Characters a text field may hold, by field name: an answer is a paragraph quoting a few
 # results; an expression fits a line or two; a variable, bound or point is short. A field not
@@ -53,16 +58,24 @@ def step_members() -> tuple[type[BaseModel], ...]:
     return tuple(typing.get_args(returned)) or (returned,)
 
 
-def step_schema(answer_only: bool = False, without: tuple[str, ...] = ()) -> dict[str, Any]:
-    """One alternative per union member, each a closed object; `answer_only`: the message to
-    the user alone (the loop asks for it when the model repeats a call); `without`: tools
-    (by their `tool` literal) this endpoint's model is better off not offered."""
+def step_schema(wanted: Wanted = "any", without: tuple[str, ...] = ()) -> dict[str, Any]:
+    """One alternative per union member, each a closed object, of the kind `wanted`;
+    `without`: tools (by their `tool` literal) this endpoint's model is better off not
+    offered."""
     members = [
         m
         for m in step_members()
-        if (not answer_only or m is MessageToUser) and not set(literal_tools(m)) & set(without)
+        if _is_wanted(m, wanted) and not set(literal_tools(m)) & set(without)
     ]
     return {"anyOf": [_member_schema(member) for member in members]}
+
+
+def _is_wanted(member: type[BaseModel], wanted: Wanted) -> bool:
+    if wanted == "answer":
+        return member is MessageToUser
+    if wanted == "tool":
+        return member not in (MessageToUser, TaskRecall)
+    return True
 
 
 def literal_tools(member: type[BaseModel]) -> tuple[str, ...]:
@@ -80,9 +93,9 @@ def _literals(annotation: Any) -> list[Any]:
     return []
 
 
-def response_format(answer_only: bool = False, without: tuple[str, ...] = ()) -> dict[str, Any]:
+def response_format(wanted: Wanted = "any", without: tuple[str, ...] = ()) -> dict[str, Any]:
     """The OpenAI-style `response_format` request field carrying the schema."""
-    schema = step_schema(answer_only, without)
+    schema = step_schema(wanted, without)
     return {"type": "json_schema", "json_schema": {"name": SCHEMA_NAME, "schema": schema}}
 
 

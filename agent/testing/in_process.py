@@ -18,6 +18,7 @@ from agent.accounting.ledger import UsageLedger
 from agent.accounting.tokenizer import count_messages, count_text
 from agent.errors import explain_llm_error
 from agent.llm.model import ProgressObserver, Step
+from agent.llm.step_schema import Wanted
 from agent.testing.scripted import Reply, ScriptedModel, ScriptedRequest
 from baml_client import b
 from baml_client.types import ChatMessage, ContextSummary, UserFactChanges
@@ -38,6 +39,8 @@ class InProcessModel:
         self.script = script if script is not None else ScriptedModel(steps, summaries)
         self.ledger = UsageLedger()
         self.seen: list[list[ChatMessage]] = []
+        # The kind of reply the loop wanted at each MathChat call (a script is not held to it).
+        self.wanted: list[Wanted] = []
         self.summarized: list[list[ChatMessage]] = []
 
     def _ask(self, function: str, messages: list[dict[str, Any]]) -> str:
@@ -55,9 +58,10 @@ class InProcessModel:
         messages: list[ChatMessage],
         abort: AbortController | None = None,
         on_progress: ProgressObserver | None = None,
-        answer_only: bool = False,
+        wanted: Wanted = "any",
     ) -> Step:
-        if answer_only:  # as BamlMathModel words it; a script may still answer with a call
+        self.wanted.append(wanted)
+        if wanted == "answer":  # as BamlMathModel words it; a script may still answer with a call
             messages = [*messages, ChatMessage(role=wire.USER, content=wire.ANSWER_NOW)]
         self.seen.append(list(messages))
         text = self._ask("MathChat", [m.model_dump() for m in messages])

@@ -54,7 +54,7 @@ def test_report_compares_re_read_tokens_with_none_and_skips_failed_turns() -> No
 class _Model:
     ledger = "the ledger"
 
-    def next_step(self, messages, abort=None, on_progress=None, answer_only=False):  # type: ignore[no-untyped-def]
+    def next_step(self, messages, abort=None, on_progress=None, wanted="any"):  # type: ignore[no-untyped-def]
         on_progress(StepProgress(tool="solve", arguments={"equation": "x = 1"}))
         on_progress(StepProgress(tool="message_to_user", response="The"))
         on_progress(StepProgress(tool="message_to_user", response="The answer"))
@@ -71,7 +71,7 @@ def test_the_step_clock_times_the_first_answer_character_and_delegates() -> None
 
 
 def test_the_step_clock_drives_the_real_loop_including_its_answer_now_step() -> None:
-    # A repeated call makes the loop ask for the answer (`answer_only`): the clock is the
+    # A repeated call makes the loop ask for the answer (`wanted` "answer"): the clock is the
     # model the loop sees, so it must take every argument the loop passes.
     model = InProcessModel([derivative("x^2"), derivative("x^2"), done("It is 2*x.")])
     clock = _StepClock(model)

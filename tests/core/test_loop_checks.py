@@ -22,6 +22,8 @@ def test_an_answer_with_numbers_no_tool_computed_is_checked_once() -> None:
     result = agent.run_turn("square -3 and -2")
     assert result.ok and result.reply.text == "The squares are 9 and 4."
     assert "No tool computed 9, 4, 13" in model.seen[1][-1].content
+    # The step after the doubt is held to a math tool call; the one after it is free again.
+    assert model.wanted == ["any", "tool", "any"]
     assert [m.kind for m in agent.session.working] == [
         "user",
         "tool_call",

@@ -50,8 +50,11 @@ def test_the_new_tools_and_their_field_types_are_covered() -> None:
     assert "factor" not in _tools(step_schema(without=("simplify",)))
 
 
-def test_answer_only_and_hidden_tools() -> None:
-    assert _tools(step_schema(answer_only=True)) == ["message_to_user"]
+def test_a_wanted_kind_of_reply_and_hidden_tools() -> None:
+    assert _tools(step_schema("answer")) == ["message_to_user"]
+    tools_only = _tools(step_schema("tool"))
+    assert "message_to_user" not in tools_only and "recall" not in tools_only
+    assert {"solve", "evaluate", "series"} <= set(tools_only)
     assert "recall" not in _tools(step_schema(without=("recall",)))
     assert response_format()["json_schema"]["schema"] == step_schema()
 
@@ -66,6 +69,17 @@ def test_only_a_constrained_provider_sends_the_schema() -> None:
     constrained = Provider(
         "custom", "http://127.0.0.1:9/v1", "m", None, "test", constrained_steps=True
     )
-    client = b.with_options(client_registry=constrained.step_registry(answer_only=True))
+    client = b.with_options(client_registry=constrained.step_registry("answer"))
     body = client.request.MathChat([]).body.json()
     assert _tools(body["response_format"]["json_schema"]["schema"]) == ["message_to_user"]
+
+
+def test_the_embedded_model_is_held_to_a_tool_call_when_the_loop_wants_one() -> None:
+    local = Provider("local", "http://127.0.0.1:9/v1", "m", None, "test")
+    assert local.step_registry() is None and local.step_registry("answer") is None
+    client = b.with_options(client_registry=local.step_registry("tool"))
+    body = client.request.MathChat([]).body.json()
+    tools_only = _tools(body["response_format"]["json_schema"]["schema"])
+    assert "message_to_user" not in tools_only and "solve" in tools_only
+    plain = Provider("custom", "http://127.0.0.1:9/v1", "m", None, "test")
+    assert plain.step_registry("tool") is None
