@@ -61,6 +61,10 @@ OPERATION_VERBS = {
 }
 # Bounds of a definite integral said in words around the math: "from 0 to 1".
 _BOUND_WORDS = frozenset({"from"})
+# A definite integral written as a calculator's input line takes it: "x^2 from 0 to 1".
+_WRITTEN_BOUNDS = re.compile(
+    r"(?P<math>.+?)\s+from\s+(?P<lower>\S+)\s+to\s+(?P<upper>\S+)\s*", re.S
+)
 # A result of resolving kept readable for the model's error messages and the tool's echo.
 MAX_RESOLVED_CHARS = 2000
 
@@ -335,6 +339,23 @@ def _points(raw: str, workspace: Workspace) -> list[str]:
     # variable (roots in x used as points of h(t) are points of h).
     letter = match.group(1)
     return [f"{letter} = {v}" if letter else v for v in values]
+
+
+def bounds_in_fields(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """An integral call that writes its bounds in its expression ("x^2 from 0 to 1") and
+    leaves its bound fields empty, with the bounds moved to their fields: the tool reads
+    them there, and the checks on bounds (did the person give them?) see them."""
+    if tool != "integral" or any(arguments.get(k) not in (None, "") for k in ("lower", "upper")):
+        return arguments
+    match = _WRITTEN_BOUNDS.fullmatch(str(arguments.get("expression") or ""))
+    if match is None:
+        return arguments
+    written = {
+        "expression": match["math"].strip(),
+        "lower": match["lower"],
+        "upper": match["upper"],
+    }
+    return {**arguments, **written}
 
 
 def resolve_arguments(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:

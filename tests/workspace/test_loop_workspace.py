@@ -144,3 +144,33 @@ def test_integral_bounds_nobody_gave_run_as_the_antiderivative_with_a_note() -> 
     # The person's answer gives them (in words too): the call runs.
     turn = agent.run_turn("definite, from zero to one")
     assert turn.tool_runs[0][1].ok and turn.tool_runs[0][1].values == ("6",)
+
+
+def test_bounds_written_in_an_integrals_expression_are_its_bounds() -> None:
+    model = InProcessModel(
+        [
+            tool_call("integral", expression="integrate 9*w^3 + 9*w^2 + 8 from -1 to 1"),
+            done("22"),
+        ]
+    )
+    turn = make_agent(model).run_turn("also, integrate 9w^3 + 9w^2 + 8 from -1 to 1")
+    ((call, result),) = turn.tool_runs
+    assert (call.arguments["lower"], call.arguments["upper"]) == ("-1", "1")
+    assert result.ok and result.values == ("22",)
+
+
+def test_bounds_written_in_the_expression_that_nobody_gave_are_left_out_too() -> None:
+    model = InProcessModel(
+        [
+            solve("t^2 - 4 = 0"),
+            done("t = -2, t = 2"),
+            tool_call("integral", expression="#1 from -1 to 1"),
+            done("t^3/3 - 4t"),
+        ]
+    )
+    agent = make_agent(model)
+    agent.run_turn("solve t^2 - 4 = 0")
+    ((call, result),) = agent.run_turn("and an antiderivative of that polynomial?").tool_runs
+    assert call.arguments["lower"] is None and call.arguments["upper"] is None
+    assert result.ok and "were not given in this request" in result.text
+    assert build(agent.session.conversation()).items[-1].origin == "antiderivative of #1"

@@ -7,7 +7,7 @@ import pytest
 import tools
 from agent.messages import ToolCall, ToolResultMessage, UserMessage
 from agent.workspace.record import Workspace, build
-from agent.workspace.resolve import ReferenceProblem, resolve_arguments
+from agent.workspace.resolve import ReferenceProblem, bounds_in_fields, resolve_arguments
 
 
 @pytest.fixture(scope="module")
@@ -224,6 +224,37 @@ def test_the_verb_of_the_tools_own_operation_is_not_math(
 ) -> None:
     """A request echoed into a math field: the tool already does what its verb asks."""
     assert resolve_arguments(tool, arguments, workspace)[field] == math
+
+
+@pytest.mark.parametrize(
+    ("expression", "written"),
+    [
+        ("x^2 from 0 to 1", ("x^2", "0", "1")),
+        ("integrate h from -1 to #2[1]", ("integrate h", "-1", "#2[1]")),
+        ("sin(x) from 0 to pi", ("sin(x)", "0", "pi")),
+    ],
+)
+def test_bounds_written_in_an_integrals_expression_go_to_their_fields(
+    expression: str, written: tuple[str, str, str]
+) -> None:
+    moved = bounds_in_fields("integral", {"expression": expression, "variable": "x"})
+    assert (moved["expression"], moved["lower"], moved["upper"]) == written
+    assert moved["variable"] == "x"
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("integral", {"expression": "x^2 from 0 to 1", "lower": "0", "upper": "2"}),
+        ("integral", {"expression": "x^2 + 1"}),
+        ("integral", {"expression": "x^2 from 0"}),
+        ("derivative", {"expression": "x^2 from 0 to 1"}),
+    ],
+)
+def test_bounds_stay_where_they_are_unless_an_integral_writes_both_and_holds_none(
+    tool: str, arguments: dict
+) -> None:
+    assert bounds_in_fields(tool, arguments) == arguments
 
 
 def test_another_operations_verb_still_stops_the_call(workspace: Workspace) -> None:
