@@ -38,6 +38,9 @@ _LETTERS = re.compile(r"[A-Za-z]{3,}")
 _NAMES = frozenset(FUNCTIONS) | frozenset(CONSTANTS) | GREEK_NAMES
 _LABEL = re.compile(r"[A-Z]")
 _CALL = re.compile(r"(?<![A-Za-z\w])([A-Za-z]\w*)'*\s*\(")
+# A unit symbol after the last number of a definition ("h(t) = -5t^2 + 20t + 25 m"): one
+# letter, apart, at the very end (read as a letter it would become a second variable).
+_TRAILING_UNIT = re.compile(r"(?<=[\d.])\s+([A-Za-z])\s*$")
 # The longest run read; chat math is short (the tools accept 2,000 characters).
 _MAX_RUN = 400
 
@@ -109,12 +112,22 @@ def _definition(head: str, body: str) -> Captured | None:
     if name in FUNCTIONS:
         return None
     params = tuple(p.strip() for p in match.group(2).split(","))
-    value = _read(body)
+    value = _read(_without_unit(body, params))
     if value is None or isinstance(value, tuple):
         return None
     if name in {s.name for s in value.free_symbols}:
         return None
     return Captured("function", sp.sstr(value), name, params)
+
+
+def _without_unit(body: str, params: tuple[str, ...]) -> str:
+    """A definition's body without a unit written after its last number: a letter that is
+    not a parameter and is used nowhere else in the body."""
+    match = _TRAILING_UNIT.search(body)
+    if match is None or match.group(1) in params:
+        return body
+    uses = re.findall(rf"(?<![A-Za-z]){match.group(1)}(?![A-Za-z])", body)
+    return body[: match.start()] if len(uses) == 1 else body
 
 
 def _named(head: str, body: sp.Expr) -> Captured | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import sympy as sp
 
 from agent.workspace.capture import Captured, capture
 
@@ -40,6 +41,23 @@ def test_a_definition_and_its_use_in_one_message() -> None:
     assert capture("Let g(t) = 3t^2 - t. What is g(-2)?") == [
         Captured("function", "3*t**2 - t", "g", ("t",))
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "body"),
+    [
+        ("The height is h(t) = -5t² + 20t + 25 m, where t is in seconds.", "-5*t**2 + 20*t + 25"),
+        ("v(t) = 3t + 2.5 s", "3*t + 2.5"),
+        # Not a unit: the letter is the parameter, or is used in the body already.
+        ("f(m) = m^2 + 2 m", "m**2 + 2*m"),
+        ("g(x) = a x^2 + 2 a", "a*x**2 + 2*a"),
+    ],
+)
+def test_a_unit_after_a_definitions_last_number_is_not_a_variable(text: str, body: str) -> None:
+    (defined,) = capture(text)
+    assert (
+        defined.kind == "function" and sp.simplify(sp.sympify(defined.body) - sp.sympify(body)) == 0
+    )
 
 
 def test_a_chained_equality_is_the_definition_and_the_equation() -> None:
