@@ -47,7 +47,8 @@ _WORDS: dict[str, tuple[sp.Expr, sp.Expr, bool, bool]] = {
 _RELATION = re.compile(r"(<=|>=|=<|=>|≤|≥|<|>)")
 _LESS = {"<": True, "<=": False, "=<": False, "≤": False}
 _GREATER = {">": True, ">=": False, "=>": False, "≥": False}
-_AND = re.compile(r"(?i)\s+and\s+|&&?")
+# Conditions joined: "x > 0 and x < 5", "x > 0, x < 5".
+_AND = re.compile(r"(?i)\s+and\s+|&&?|,")
 _MEMBER = re.compile(r"(?s)\s*(?P<name>[^\W\d]\w*)\s*(?:\bin\b|∈)\s*(?P<interval>.*)")
 _INTERVAL = re.compile(r"(?s)\s*(?P<open>[\[(])(?P<inner>.*)(?P<close>[\])])\s*")
 _WORD = re.compile(r"[^\W\d]\w*")
@@ -103,6 +104,7 @@ def read_domain(raw: object, name: str | None) -> Domain:
         raise ParseError(f"The domain '{_shown(text)}' excludes a point; {_HELP}.")
     if _RELATION.search(text):
         pieces = [p for p in _AND.split(text) if p.strip()]
+        _refuse_several_variables({v for p in pieces if (v := _lone_variable(p))}, text)
         domains = [_inequality(p, name, text) for p in pieces]
         return _intersect(domains, text)
     member = _MEMBER.fullmatch(text)
@@ -141,9 +143,10 @@ def _inequality(text: str, name: str | None, whole: str) -> Domain:
         if same and not _is_variable(sides[1], name):
             _refuse_another_variable(sides[1:2], name, whole)
         if not same or not _is_variable(sides[1], name):
+            shown = name or "x"
             raise ParseError(
-                f"The domain '{_shown(whole)}' should read like '0 <= x <= 5' (the variable in "
-                "the middle)."
+                f"The domain '{_shown(whole)}' should read like 'a <= {shown} <= b' with the "
+                "user's bounds (the variable in the middle)."
             )
         var = _variable(sides[1], name)
         a, b = _bound(sides[0], var, whole), _bound(sides[2], var, whole)
@@ -176,6 +179,22 @@ def _is_variable(text: str, name: str | None) -> bool:
     if name is not None:
         return word == name or read_variable(word) == name
     return word not in CONSTANTS
+
+
+def _lone_variable(condition: str) -> str | None:
+    """The variable of `t >= 0` or `0 <= x <= 5`: the one side that is a variable."""
+    variables = [s.strip() for s in _RELATION.split(condition)[0::2] if _is_variable(s, None)]
+    return variables[0] if len(variables) == 1 else None
+
+
+def _refuse_several_variables(names: set[str], whole: str) -> None:
+    """Conditions on two unknowns: a problem for a system, which the model reached for solve."""
+    if len(names) > 1:
+        raise ParseError(
+            f"The domain '{_shown(whole)}' is about several variables "
+            f"({', '.join(sorted(names))}): solve finds one unknown; for several, call "
+            "solve_system with one equation per fact the user gave."
+        )
 
 
 def _refuse_another_variable(sides: list[str], name: str | None, whole: str) -> None:
@@ -213,10 +232,7 @@ def _checked(domain: Domain, whole: str) -> Domain:
 
 def _intersect(domains: list[Domain], whole: str) -> Domain:
     names = {d.name for d in domains if d.name is not None}
-    if len(names) > 1:
-        raise ParseError(
-            f"The domain '{_shown(whole)}' is about several variables ({', '.join(sorted(names))})."
-        )
+    _refuse_several_variables(names, whole)
     both = sp.Intersection(*(d.interval for d in domains))
     if both is sp.S.EmptySet:
         raise ToolError(f"The domain '{_shown(whole)}' is empty: no number satisfies it.")

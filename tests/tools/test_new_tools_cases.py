@@ -78,6 +78,12 @@ KNOWN = [
         ("no solution for x > 2",),
     ),
     Known(
+        "domain-conditions-with-a-comma",
+        lambda: tools.solve("x^2 - 4", domain="x > -5, x < 0"),
+        [-2],
+        ("-5 < x < 0",),
+    ),
+    Known(
         "domain-chain",
         lambda: tools.solve("x^2 - 4", domain="-5 < x <= -2"),
         [-2],
@@ -367,6 +373,8 @@ REFUSED = [
     (lambda: tools.solve("-y - 2 = 5", "y", domain="t >= 0"), "is about t, but the call is in y"),
     (lambda: tools.solve("y^2 = 4", "y", domain="0 <= t <= 5"), "is about t, but the call is in y"),
     (lambda: tools.solve("x^2 - 4", domain="x >= a"), "must be real numbers"),
+    (lambda: tools.solve("x + y = 9", "y", domain="x >= 0, y >= 0"), "call solve_system"),
+    (lambda: tools.solve("y^2 = 4", "y", domain="0 <= 5 >= y"), "like 'a <= y <= b'"),
     (lambda: tools.solve("x^2 - 4", domain="5 < x < 1"), "is empty"),
     (lambda: tools.solve("x^2 - 4", domain="somewhere"), "Could not read the domain"),
     (lambda: tools.solve_system("x + y = 1, x - y = 2, x + 2y = 3, x = 4"), "at most 3"),
