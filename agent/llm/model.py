@@ -20,7 +20,7 @@ from agent.accounting.ledger import UsageLedger
 from agent.accounting.tokenizer import count_messages, count_text
 from agent.errors import MalformedReply, explain_llm_error
 from agent.llm.providers import Provider
-from agent.llm.salvage import misplaced_response
+from agent.llm.salvage import misplaced_response, names_a_math_tool
 from agent.llm.step_schema import Wanted
 from baml_client import b
 from baml_client.types import (
@@ -232,8 +232,10 @@ class BamlMathModel:
                 ),
                 ChatMessage(role=wire.USER, content=wire.REPAIR_REQUEST),
             ]
+            # A reply that names a math tool is asked again held to a tool call (where held).
+            kind: Wanted = "tool" if wanted == "any" and names_a_math_tool(bad.raw) else wanted
             try:
-                return self._next_step(repair, abort, on_progress, REPAIR_FUNCTION, wanted)
+                return self._next_step(repair, abort, on_progress, REPAIR_FUNCTION, kind)
             except MalformedReply as again:  # the repair round's reply may be such a call too
                 if (meant := misplaced_response(again.raw)) is not None:
                     return meant

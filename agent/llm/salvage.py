@@ -100,6 +100,16 @@ def combination_as_tool(raw: str) -> Any | None:
         return None
 
 
+_NAMED_TOOL = re.compile(r'"tool"\s*:\s*"([a-z_]+)"')
+
+
+def names_a_math_tool(raw: str) -> bool:
+    """A reply that does not parse but names a math tool (`"tool": "tangent"` beside a
+    sentence that did the math itself): the model meant that tool's call."""
+    named = _NAMED_TOOL.search(raw)
+    return named is not None and named.group(1) in math_fields() and named.group(1) != "recall"
+
+
 def misplaced_response(raw: str) -> Any | None:
     """The tool call `raw` meant when it put its math under `response`, or a combination
     named as a tool; else None."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.llm.salvage import math_fields, misplaced_response
+from agent.llm.salvage import math_fields, misplaced_response, names_a_math_tool
 from baml_client.types import QuadraticEvaluator, QuadraticSolver, Rewriter, TaskRecall
 
 
@@ -84,3 +84,17 @@ def test_a_combination_of_values_named_as_a_tool_is_its_evaluate_call() -> None:
     step = misplaced_response('{"tool": "min", "expression": "#2", "at": []}')
     assert step is not None and step.tool == "evaluate" and step.expression == "min(#2)"
     assert misplaced_response('{"tool": "median", "expression": "#2"}') is None
+
+
+@pytest.mark.parametrize(
+    ("raw", "named"),
+    [
+        ('```json { "response": "The line is y = 10 (#1).", "tool": "tangent", "a', True),
+        ('{"tool": "evaluate", "expression": ', True),
+        ('{"response": "x = 2", "tool": "message_to_user", "task_status": "COMPLETED"', False),
+        ('{"tool": "recall", "query": ', False),
+        ("the roots are coming", False),
+    ],
+)
+def test_a_bad_reply_that_names_a_math_tool_meant_its_call(raw: str, named: bool) -> None:
+    assert names_a_math_tool(raw) is named

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from agent import wire
 from agent.context.tasks import unpaired_tool_messages
 from agent.messages import SummaryMessage
@@ -169,3 +171,24 @@ def test_savings_against_none_are_estimated_per_call() -> None:
     # The estimate of what `none` would have sent is close to what `none` really sent (BAML
     # merges the summary into the system message, which changes the framing by a few tokens).
     assert abs(structural_input + structural_saved - none_input) <= 0.03 * none_input
+
+
+def test_a_bad_reply_that_names_a_math_tool_is_repaired_held_to_a_tool_call() -> None:
+    """The embedded model wrote its own answer labelled as a tool; the repair round is
+    decoded under the tool calls' schema (the local endpoint takes one)."""
+    from agent.context.registry import make_strategy
+    from agent.core.loop import Agent
+    from agent.llm.model import BamlMathModel
+    from agent.llm.providers import Provider
+    from agent.testing.scripted import scripted_server
+
+    labelled = '{"response": "The tangent is y = 10.", "tool": "tangent", "a'
+    queue = ScriptedModel([labelled, tool_call("tangent", expression="x^2", at="1"), answer("ok")])
+    with scripted_server(queue) as server:
+        local = Provider("local", server.base_url, "m", None, "test", retries=False)
+        agent = Agent(BamlMathModel.for_provider(local), make_strategy("none"))
+        assert agent.run_turn("tangent to x^2 at x = 1").ok
+        first, repair, after = server.requests
+        assert "response_format" not in first and "response_format" not in after
+        schema = repair["response_format"]["json_schema"]["schema"]
+        assert "message_to_user" not in json.dumps(schema) and '"tangent"' in json.dumps(schema)
