@@ -249,7 +249,7 @@ class Agent:
             if isinstance(step, MessageToUser):
                 note = (step.note or "").strip()
                 reply = AssistantMessage(
-                    text=plain_math(step.response),
+                    text=workspace.without_unknown_citations(plain_math(step.response)),
                     task_status=step.task_status,
                     note=note if note and note_is_grounded(note, self._task_text()) else None,
                 )

@@ -28,6 +28,8 @@ from tools.parsing import parse
 SHOWN_ITEMS = 12
 MAX_NOTES = 8
 _ID = re.compile(r"#(\d+)")
+# Ids an answer cites in brackets: "(#3)", "(#41, #42)", " (#2[1])".
+_CITATION = re.compile(r"\s*\(\s*#\d+(?:\[-?\d+\])?(?:\s*,\s*#\d+(?:\[-?\d+\])?)*\s*\)")
 # The person's equations by place: `equations[1]` the first, `equations[-1]` the last.
 EQUATIONS = "equations"
 _PLACE = re.compile(rf"\b{EQUATIONS}\s*\[\s*(-?\d+)\s*\]")
@@ -199,6 +201,16 @@ class Workspace:
             )
             raise IndexError(f"There is no {EQUATIONS}[{index}]: the places are {places}.")
         return equations[index - 1 if index > 0 else index]
+
+    def without_unknown_citations(self, text: str) -> str:
+        """An answer's text without the citations of ids that do not exist ("(#39)" copied
+        from the prompt's example): a person would look for an item that is not there."""
+
+        def kept(match: re.Match[str]) -> str:
+            numbers = ids_in(match.group(0))
+            return match.group(0) if all(self.get(n) is not None for n in numbers) else ""
+
+        return _CITATION.sub(kept, text)
 
     def cite_places(self, text: str) -> str:
         """`equations[-2]` in a tool field replaced by that equation's id."""

@@ -76,3 +76,11 @@ def test_a_call_that_points_by_name_keeps_what_it_pointed_at() -> None:
     lines = [item.line() for item in build(messages).items]
     assert lines[1] == "#2 f(3): 24"
     assert lines[2] == "#3 derivative of f': 6*w"
+
+
+def test_an_answer_citing_an_id_that_does_not_exist_loses_that_citation() -> None:
+    workspace = build([UserMessage(text="solve x^2 - 4 = 0")])
+    assert workspace.without_unknown_citations("x = 2 (#1).") == "x = 2 (#1)."
+    assert workspace.without_unknown_citations("They are 27 and 53 (#39).") == "They are 27 and 53."
+    assert workspace.without_unknown_citations("$8 and $5 (#41, #1).") == "$8 and $5."
+    assert workspace.without_unknown_citations("f(2) (the value) is 0") == "f(2) (the value) is 0"
