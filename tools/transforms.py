@@ -50,11 +50,20 @@ def transform(expression: str, how: str) -> ToolResult:
     elif action == "expand":
         result = sp.expand(expr)
     else:
-        result = sp.simplify(expr)
+        result = _simplified(expr)
     text = f"{exact(expr)} = {exact(result)}"
     if result == expr:
         text += f" (already {'simplified' if action == 'simplify' else action + 'ed'})"
     return ToolResult.success(TOOL, summary, result, text)
+
+
+def _simplified(expr: sp.Expr) -> sp.Expr:
+    """SymPy's simplest form; a polynomial as its terms collected (x^3 - 10x^2 + 15x + 36, as
+    a course writes it; SymPy may give -(x - 4)*(-x^2 + 6x + 9))."""
+    result = sp.simplify(expr)
+    if result.free_symbols and result.is_polynomial(*result.free_symbols):
+        return sp.expand(result)
+    return result
 
 
 def _how(raw: object) -> str:

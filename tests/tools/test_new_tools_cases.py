@@ -298,6 +298,12 @@ KNOWN = [
     ),
     Known("simplify-pythagoras", lambda: tools.transform("sin(x)^2 + cos(x)^2", "simplify"), 1),
     Known("simplify-rational", lambda: tools.transform("(x^2 - 1)/(x - 1)", "Simplify"), x + 1),
+    Known(
+        "simplify-polynomial-collected",
+        lambda: tools.transform("(x - 4)(x^2 - 6x - 9)", "simplify"),
+        x**3 - 10 * x**2 + 15 * x + 36,
+        ("= x**3 - 10*x**2 + 15*x + 36",),
+    ),
     # -- limit ------------------------------------------------------------------------------
     Known("limit-sinc", lambda: tools.limit("sin(x)/x", 0), 1, ("= 1",)),
     Known(
