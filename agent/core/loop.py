@@ -257,7 +257,7 @@ class Agent:
                 if not checked and self.aids.verify_answers:
                     doubt = self._unverified(reply, fresh if not result.tool_runs else [])
                 checked = True
-                if doubt is not None:  # once per turn: compute it with a tool, a call held to
+                if doubt is not None:  # once per turn: asked again, held to a tool call
                     request = ChatMessage(role=wire.USER, content=doubt)
                     follow_up = [reply.to_chat(), request]
                     wanted = "tool"

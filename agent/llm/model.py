@@ -21,7 +21,7 @@ from agent.accounting.tokenizer import count_messages, count_text
 from agent.errors import MalformedReply, explain_llm_error
 from agent.llm.providers import Provider
 from agent.llm.salvage import misplaced_response, names_a_math_tool
-from agent.llm.step_schema import Wanted
+from agent.llm.step_schema import WANTED_KINDS, Wanted
 from baml_client import b
 from baml_client.types import (
     ChatMessage,
@@ -163,8 +163,7 @@ class BamlMathModel:
         registries = step_registries or {}
         step_client = self._with(registries.get("any")) or self._client
         self._step_clients: dict[Wanted, Any] = {
-            wanted: self._with(registries.get(wanted)) or step_client
-            for wanted in ("any", "answer", "tool")
+            wanted: self._with(registries.get(wanted)) or step_client for wanted in WANTED_KINDS
         }
 
     def _with(self, registry: ClientRegistry | None) -> Any:
@@ -278,4 +277,4 @@ class BamlMathModel:
 
 
 def _step_registries(provider: Provider) -> dict[Wanted, ClientRegistry | None]:
-    return {wanted: provider.step_registry(wanted) for wanted in ("any", "answer", "tool")}
+    return {wanted: provider.step_registry(wanted) for wanted in WANTED_KINDS}

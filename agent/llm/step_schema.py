@@ -24,6 +24,7 @@ from baml_client.types import MessageToUser, TaskRecall
 # (the model repeated a call), or a math tool call alone (its answer stated numbers no tool
 # computed).
 Wanted = Literal["any", "answer", "tool"]
+WANTED_KINDS: tuple[Wanted, ...] = typing.get_args(Wanted)
 
 # Characters a text field may hold, by field name: an answer is a paragraph quoting a few
 # results; an expression fits a line or two; a variable, bound or point is short. A field not
