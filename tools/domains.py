@@ -182,9 +182,10 @@ def _is_variable(text: str, name: str | None) -> bool:
 
 
 def _lone_variable(condition: str) -> str | None:
-    """The variable of `t >= 0` or `0 <= x <= 5`: the one side that is a variable."""
+    """The variable of `t >= 0` or `0 <= x <= 5` (`θ` read as theta): the one side that is a
+    variable."""
     variables = [s.strip() for s in _RELATION.split(condition)[0::2] if _is_variable(s, None)]
-    return variables[0] if len(variables) == 1 else None
+    return read_variable(variables[0]) if len(variables) == 1 else None
 
 
 def _refuse_several_variables(names: set[str], whole: str) -> None:
@@ -231,8 +232,7 @@ def _checked(domain: Domain, whole: str) -> Domain:
 
 
 def _intersect(domains: list[Domain], whole: str) -> Domain:
-    names = {d.name for d in domains if d.name is not None}
-    _refuse_several_variables(names, whole)
+    names = {d.name for d in domains if d.name is not None}  # one: read_domain checked
     both = sp.Intersection(*(d.interval for d in domains))
     if both is sp.S.EmptySet:
         raise ToolError(f"The domain '{_shown(whole)}' is empty: no number satisfies it.")

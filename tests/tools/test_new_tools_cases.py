@@ -84,6 +84,12 @@ KNOWN = [
         ("-5 < x < 0",),
     ),
     Known(
+        "domain-one-variable-spelled-two-ways",
+        lambda: tools.solve("theta^2 - 1", domain="theta > 0, θ < 5"),
+        [1],
+        ("0 < theta < 5",),
+    ),
+    Known(
         "domain-chain",
         lambda: tools.solve("x^2 - 4", domain="-5 < x <= -2"),
         [-2],
