@@ -98,12 +98,15 @@ def written_call(tool: str, arguments: dict[str, Any]) -> str:
 
 
 class ToolCall(_Base):
-    """A tool call the model asked for; `arguments` are its fields without `tool`."""
+    """A tool call the model asked for; `arguments` are its fields without `tool`.
+    `pointed`: the same call with the math it copied written as ids, which is what the model
+    reads back (`agent.workspace.pointing`); None when it copied nothing."""
 
     kind: Literal["tool_call"] = "tool_call"
     call_id: str
     tool: str
     arguments: Annotated[dict[str, Any], AfterValidator(_valid_unicode_values)]
+    pointed: dict[str, Any] | None = None
 
     @property
     def call_text(self) -> str:
@@ -112,7 +115,8 @@ class ToolCall(_Base):
         return f"{self.tool}({args})"
 
     def to_chat(self) -> ChatMessage:
-        return ChatMessage(role=wire.ASSISTANT, content=written_call(self.tool, self.arguments))
+        shown = self.pointed if self.pointed is not None else self.arguments
+        return ChatMessage(role=wire.ASSISTANT, content=written_call(self.tool, shown))
 
     def terminal_row(self) -> tuple[str, str]:
         return "tool call", self.call_text

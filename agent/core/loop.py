@@ -42,6 +42,7 @@ from agent.messages import (
     UserMessage,
     to_chat_list,
 )
+from agent.workspace.pointing import pointed_arguments
 from agent.workspace.record import Workspace, build
 from agent.workspace.resolve import ReferenceProblem, bounds_in_fields, resolve_arguments
 from agent.workspace.results import result_values
@@ -280,6 +281,8 @@ class Agent:
             made.add(call.call_text)
             call, step, unsaid = self._integral_bounds(call, step, workspace)
             tool_result = self._run(call, step, user, workspace)
+            if (pointed := pointed_arguments(call.tool, call.arguments, workspace)) is not None:
+                call = call.model_copy(update={"pointed": pointed})
             if unsaid is not None and tool_result.ok:
                 tool_result = tool_result.model_copy(
                     update={"text": f"{tool_result.text} ({unsaid})"}
