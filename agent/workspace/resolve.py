@@ -104,9 +104,13 @@ def _expression_of(item: Item) -> str:
         lhs, _, rhs = item.body.partition(" = ")
         return lhs if rhs.strip() == "0" else f"{lhs} - ({rhs})"
     if item.values and len(item.values) > 1:
+        # the roots of an equation stand in a call for the equation often ("its derivative"
+        # after a solve): the error names the id that holds the equation itself
+        solved = f" To use the math they solve, use #{item.source}." if item.source else ""
         raise ReferenceProblem(
             f"{item.id} holds {len(item.values)} values; pick one with {item.id}[1], or use "
-            f"sum({item.id}), product({item.id}), mean({item.id}), max({item.id}), min({item.id})."
+            f"sum({item.id}), product({item.id}), mean({item.id}), max({item.id}), "
+            f"min({item.id}).{solved}"
         )
     return item.values[0] if item.values else item.body
 

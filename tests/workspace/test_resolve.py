@@ -301,3 +301,13 @@ def test_a_function_value_written_with_its_point_again_is_that_value(
     assert twice == once
     with pytest.raises(ReferenceProblem, match="leaves no variable to put 2 into"):
         resolve_arguments("evaluate", {"expression": "h(3)", "at": ["2"]}, workspace)
+
+
+def test_roots_used_as_one_expression_point_to_the_equation_they_solve(
+    workspace: Workspace,
+) -> None:
+    """"Its derivative" after a solve: a model that points at the roots is told which id
+    holds the equation itself."""
+    with pytest.raises(ReferenceProblem) as caught:
+        resolve_arguments("derivative", {"expression": "#2"}, workspace)
+    assert caught.value.message.endswith("To use the math they solve, use #1.")
