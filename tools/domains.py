@@ -44,7 +44,7 @@ _WORDS: dict[str, tuple[sp.Expr, sp.Expr, bool, bool]] = {
     "nonnegative": (sp.S.Zero, sp.oo, False, True),
     "nonpositive": (-sp.oo, sp.S.Zero, True, False),
 }
-_RELATION = re.compile(r"(<=|>=|=<|=>|≤|≥|<|>)")
+RELATION = re.compile(r"(<=|>=|=<|=>|≤|≥|<|>)")
 _LESS = {"<": True, "<=": False, "=<": False, "≤": False}
 _GREATER = {">": True, ">=": False, "=>": False, "≥": False}
 # Conditions joined: "x > 0 and x < 5", "x > 0, x < 5".
@@ -52,6 +52,8 @@ _AND = re.compile(r"(?i)\s+and\s+|&&?|,")
 _MEMBER = re.compile(r"(?s)\s*(?P<name>[^\W\d]\w*)\s*(?:\bin\b|∈)\s*(?P<interval>.*)")
 _INTERVAL = re.compile(r"(?s)\s*(?P<open>[\[(])(?P<inner>.*)(?P<close>[\])])\s*")
 _WORD = re.compile(r"[^\W\d]\w*")
+# The set symbols of the reals ("R", "ℝ", "ℝ+", "R^+"), standing alone.
+_SET_NAME = re.compile(r"(?<![\w])(?:ℝ|R)(\^?\+|₊)?(?![\w])")
 _HELP = (
     "use 'real', 'positive', 'nonnegative', an inequality such as 't >= 0' or '0 <= x <= 5', "
     "or an interval such as '[0, 5]' or '(0, oo)'"
@@ -97,12 +99,13 @@ def read_domain(raw: object, name: str | None) -> Domain:
     text = raw.strip()
     if not text:
         raise ParseError(f"The domain is empty: {_HELP}.")
-    word = text.lower().replace("-", "").replace(" ", "")
-    if word in _WORDS:
-        return Domain(*_WORDS[word])
+    named = _domain_word(text)
+    if named is not None:
+        word, given = named
+        return Domain(*_WORDS[word], read_variable(given) if given else None)
     if "≠" in text or "!=" in text:
         raise ParseError(f"The domain '{_shown(text)}' excludes a point; {_HELP}.")
-    if _RELATION.search(text):
+    if RELATION.search(text):
         pieces = [p for p in _AND.split(text) if p.strip()]
         _refuse_several_variables({v for p in pieces if (v := _lone_variable(p))}, text)
         domains = [_inequality(p, name, text) for p in pieces]
@@ -115,6 +118,26 @@ def read_domain(raw: object, name: str | None) -> Domain:
     if _INTERVAL.fullmatch(text):
         return _interval(text, name, text)
     raise ParseError(f"Could not read the domain '{_shown(text)}': {_HELP}.")
+
+
+def _domain_word(text: str) -> tuple[str, str | None] | None:
+    """The key of ``_WORDS`` a domain in words or set symbols names ("all real numbers",
+    "positive reals", "non-negative", "R", "ℝ+", "x ∈ ℝ"), and the variable it names if it
+    names one; None for anything else."""
+    words = _SET_NAME.sub(lambda m: " positive" if m.group(1) else " real", text)
+    words = words.replace("∈", " in ").replace("-", "").replace("_", " ").split()
+    name = None
+    if len(words) >= 3 and words[1].lower() == "in" and _WORD.fullmatch(words[0]):
+        name, words = words[0], words[2:]
+    words = [w.lower() for w in words]
+    while words and words[0] in ("all", "the"):
+        words = words[1:]
+    if words and words[-1] in ("number", "numbers"):
+        words = words[:-1]
+    if len(words) > 1 and words[-1] in ("real", "reals"):
+        words = words[:-1]
+    key = "".join(words) or "real"
+    return (key, name) if key in _WORDS else None
 
 
 def _interval(text: str, name: str | None, whole: str) -> Domain:
@@ -133,7 +156,7 @@ def _interval(text: str, name: str | None, whole: str) -> Domain:
 
 def _inequality(text: str, name: str | None, whole: str) -> Domain:
     """``t >= 0``, ``0 < x``, ``0 <= x <= 5``: a chain with the variable alone on one side."""
-    pieces = _RELATION.split(text)
+    pieces = RELATION.split(text)
     sides, relations = pieces[0::2], pieces[1::2]
     if any(not s.strip() for s in sides) or len(sides) > 3:
         raise ParseError(f"Could not read the domain '{_shown(whole)}': {_HELP}.")
@@ -184,7 +207,7 @@ def _is_variable(text: str, name: str | None) -> bool:
 def _lone_variable(condition: str) -> str | None:
     """The variable of `t >= 0` or `0 <= x <= 5` (`θ` read as theta): the one side that is a
     variable."""
-    variables = [s.strip() for s in _RELATION.split(condition)[0::2] if _is_variable(s, None)]
+    variables = [s.strip() for s in RELATION.split(condition)[0::2] if _is_variable(s, None)]
     return read_variable(variables[0]) if len(variables) == 1 else None
 
 

@@ -5,7 +5,9 @@ equation is where a small model slips. Linear systems go through ``linsolve`` (w
 free unknown when there are infinitely many solutions); polynomial and rational ones through
 ``solve`` (Groebner bases; solutions that zero a denominator are dropped). Anything else
 (``sin(x) + y = 1``) is refused rather than guessed, and the worker's time limit bounds a
-system whose Groebner basis explodes.
+system whose Groebner basis explodes. Conditions among the equations (``x > 0``, ``0 <= y <= 5``:
+a word problem's lengths and counts) keep the real solutions that meet them; the others are
+named as left out.
 
 ``value`` is a list of solutions, each a dict ``{Symbol: exact value}`` over every unknown,
 real solutions first. ``[]`` means no solution. With infinitely many, each dict gives the
@@ -15,26 +17,34 @@ unknowns in terms of the free ones, and a free unknown maps to itself (``{x: 3 -
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import sympy as sp
 
+from tools.domains import RELATION
 from tools.errors import ParseError, ToolError
 from tools.formatting import approximate, with_decimal
 from tools.inputs import names_of, read_variable, short
-from tools.parsing import parse, split_top_level
+from tools.parsing import parse, parse_expression, split_top_level
 from tools.result import ToolResult
 from tools.solving import is_real_number
 
 TOOL = "solve_system"
 MAX_EQUATIONS = 3
 MAX_UNKNOWNS = 3
+MAX_CONDITIONS = 2 * MAX_UNKNOWNS
+MAX_LEFT_OUT_SHOWN = 5
+_COMPARE = {
+    "<": sp.Lt, "<=": sp.Le, "=<": sp.Le, "≤": sp.Le,
+    ">": sp.Gt, ">=": sp.Ge, "=>": sp.Ge, "≥": sp.Ge,
+}  # fmt: skip
 _AND = re.compile(r"(?i)\s+and\s+|\n")
 _SPACES = re.compile(r"\s+")
 
 
 def solve_system(equations: object, variables: object = None) -> ToolResult:
     """Every solution of 2-3 equations in up to 3 unknowns (the others are parameters)."""
-    texts = _equation_texts(equations)
+    texts, conditions = _split_conditions(_equation_texts(equations))
     names = _unknown_names(variables)
     sides = []
     for text in texts:
@@ -53,15 +63,104 @@ def solve_system(equations: object, variables: object = None) -> ToolResult:
                 f"The solve_system tool handles linear and polynomial equations; '{written}' is "
                 "neither (solve it with the solve tool)."
             )
+    kept_when = _read_conditions(conditions, names, unknowns)
     if all(_is_linear(e, unknowns) for e in exprs):
         solutions = _linear(exprs, unknowns)
     else:
         solutions = _polynomial(exprs, unknowns)
-    return _answer(solutions, unknowns, summary)
+    if not kept_when:
+        return _answer(solutions, unknowns, summary)
+    kept = [s for s in solutions if all(c.holds(s) for c in kept_when)]
+    left_out = [s for s in solutions if s not in kept]
+    conditions_text = ", ".join(c.text for c in kept_when)
+    answer = _answer(
+        kept, unknowns, f"{summary} with {conditions_text}", "no solution meets the conditions"
+    )
+    note = f"with {conditions_text}"
+    if left_out:
+        dropped = "; ".join(_solution_text(s, unknowns) for s in left_out[:MAX_LEFT_OUT_SHOWN])
+        hidden = len(left_out) - MAX_LEFT_OUT_SHOWN
+        note += f"; left out: {dropped}" + (f" and {hidden} more" if hidden > 0 else "")
+    return ToolResult.success(TOOL, answer.input, answer.value, f"{answer.text} ({note})")
 
 
 # ---------------------------------------------------------------------------------------------
 # Reading the arguments
+
+
+def _split_conditions(texts: list[str]) -> tuple[list[str], list[str]]:
+    """The equations, and the conditions among them (``x > 0``: which solutions to keep).
+    One equation with a condition is a solve call, which the error says how to make."""
+    conditions = [t for t in texts if RELATION.search(t)]
+    equations = [t for t in texts if not RELATION.search(t)]
+    if len(equations) > MAX_EQUATIONS:
+        raise ToolError(
+            f"The solve_system tool takes at most {MAX_EQUATIONS} equations, not "
+            f"{len(equations)}: solve a smaller system first."
+        )
+    if len(conditions) > MAX_CONDITIONS:
+        raise ToolError(
+            f"The solve_system tool takes at most {MAX_CONDITIONS} conditions, not "
+            f"{len(conditions)}: join the ones on one unknown, as in '0 < x < 5'."
+        )
+    if conditions and len(equations) == 1:
+        raise ToolError(
+            f"One equation with a condition is a solve call: solve(equation='{short(equations[0])}', "
+            f"domain='{short(', '.join(conditions))}')."
+        )
+    if len(equations) < 2:
+        raise ToolError(
+            f"A system needs 2 or {MAX_EQUATIONS} equations (got {len(equations)}); for one "
+            "equation use the solve tool."
+        )
+    return equations, conditions
+
+
+@dataclass(frozen=True)
+class _Condition:
+    """``x > 0``, ``0 <= y <= 5``, ``x > y``: sides compared pairwise, left to right."""
+
+    text: str
+    sides: tuple[sp.Expr, ...]
+    relations: tuple[str, ...]
+
+    def holds(self, solution: dict[sp.Symbol, sp.Expr]) -> bool:
+        """False when a solution's values break it (or are not real); a value that depends
+        on a parameter keeps the solution (its text shows the parameter)."""
+        values = [sp.sympify(side).subs(solution) for side in self.sides]
+        for left, relation, right in zip(values, self.relations, values[1:], strict=False):
+            gap = left - right
+            if not gap.is_number:
+                continue
+            if not is_real_number(gap):
+                return False
+            decided = _COMPARE[relation](gap, 0)
+            if decided not in (sp.true, sp.false):
+                decided = _COMPARE[relation](approximate(gap, 30), 0)
+            if decided is sp.false or decided is False:
+                return False
+        return True
+
+
+def _read_conditions(
+    conditions: list[str], names: list[str], unknowns: list[sp.Symbol]
+) -> list[_Condition]:
+    read = []
+    for text in conditions:
+        pieces = RELATION.split(text)
+        sides = [
+            parse_expression(side, names, "A condition") for side in pieces[0::2] if side.strip()
+        ]
+        if len(sides) != len(pieces[0::2]) or not any(
+            s.free_symbols & set(unknowns) for s in sides
+        ):
+            raise ToolError(
+                f"The condition '{short(text)}' should compare the unknowns "
+                f"({names_of(unknowns)}) with numbers, as in '{unknowns[0]} > 0'."
+            )
+        shown = " ".join(f"{sp.sstr(a)} {r}" for a, r in zip(sides, pieces[1::2], strict=False))
+        read.append(_Condition(f"{shown} {sp.sstr(sides[-1])}", tuple(sides), tuple(pieces[1::2])))
+    return read
 
 
 def _equation_texts(equations: object) -> list[str]:
@@ -81,16 +180,6 @@ def _equation_texts(equations: object) -> list[str]:
             raise ParseError(f"Each equation must be text, not {type(item).__name__}.")
         for chunk in _AND.split(item):
             texts.extend(p.strip() for p in split_top_level(chunk) if p.strip())
-    if len(texts) > MAX_EQUATIONS:
-        raise ToolError(
-            f"The solve_system tool takes at most {MAX_EQUATIONS} equations, not {len(texts)}: "
-            "solve a smaller system first."
-        )
-    if len(texts) < 2:
-        raise ToolError(
-            f"A system needs 2 or {MAX_EQUATIONS} equations (got {len(texts)}); for one "
-            "equation use the solve tool."
-        )
     return texts
 
 
@@ -171,12 +260,13 @@ def _polynomial(exprs: list[sp.Expr], unknowns: list[sp.Symbol]) -> list[dict[sp
 
 
 def _answer(
-    solutions: list[dict[sp.Symbol, sp.Expr]], unknowns: list[sp.Symbol], summary: str
+    solutions: list[dict[sp.Symbol, sp.Expr]],
+    unknowns: list[sp.Symbol],
+    summary: str,
+    none: str = "no solution (the equations contradict each other)",
 ) -> ToolResult:
     if not solutions:
-        return ToolResult.success(
-            TOOL, summary, [], "no solution (the equations contradict each other)"
-        )
+        return ToolResult.success(TOOL, summary, [], none)
     set_unknowns = set(unknowns)
     free = sorted(
         {u for s in solutions for v in s.values() for u in v.free_symbols & set_unknowns},

@@ -128,6 +128,37 @@ KNOWN = [
         [-sp.I, sp.I],
         ("complex roots",),
     ),
+    Known(
+        "domain-in-words",
+        lambda: tools.solve("x^2 = 2", domain="positive real numbers"),
+        [sp.sqrt(2)],
+        ("x > 0",),
+    ),
+    Known(
+        "domain-hyphenated-word",
+        lambda: tools.solve("x^3 - x", domain="non-negative"),
+        [0, 1],
+        ("x >= 0",),
+    ),
+    Known(
+        "domain-all-reals",
+        lambda: tools.solve("x^3 = 8", domain="all real numbers"),
+        [2],
+        ("real x",),
+    ),
+    Known("domain-set-symbol", lambda: tools.solve("x^3 = 8", domain="ℝ"), [2], ("real x",)),
+    Known(
+        "domain-positive-set-symbol",
+        lambda: tools.solve("t^2 - 9", domain="ℝ+"),
+        [3],
+        ("t > 0",),
+    ),
+    Known(
+        "domain-member-of-the-reals",
+        lambda: tools.solve("x^4 = 1", domain="x ∈ R"),
+        [-1, 1],
+        ("real x",),
+    ),
     # -- solve_system -----------------------------------------------------------------------
     Known(
         "system-2x2",
@@ -167,6 +198,35 @@ KNOWN = [
         lambda: tools.solve_system("x^2 + y^2 = -1, x = 0"),
         [{x: 0, y: -sp.I}, {x: 0, y: sp.I}],
         ("no real solutions",),
+    ),
+    Known(
+        "system-condition-keeps-the-positive-solution",
+        lambda: tools.solve_system(["x^2 = y", "x + y = 2", "x > 0"]),
+        [{x: 1, y: 1}],
+        ("with x > 0", "left out: x = -2, y = 4"),
+    ),
+    Known(
+        "system-conditions-between-unknowns",
+        lambda: tools.solve_system("x + y = 10, x y = 21, x > y"),
+        [{x: 7, y: 3}],
+        ("x = 7, y = 3",),
+    ),
+    Known(
+        "system-condition-chain",
+        lambda: tools.solve_system("x^2 + y^2 = 2; x = y; 0 < x <= 1"),
+        [{x: 1, y: 1}],
+        ("with 0 < x <= 1",),
+    ),
+    Known(
+        "system-condition-none-left",
+        lambda: tools.solve_system(["x^2 + y^2 = 1", "x = y", "x > 5"]),
+        [],
+        ("no solution meets the conditions", "left out"),
+    ),
+    Known(
+        "system-condition-keeps-a-free-unknown",
+        lambda: tools.solve_system("x + y = z, x - y = 1, x > 0", "x, y"),
+        [{x: z / 2 + sp.Rational(1, 2), y: z / 2 - sp.Rational(1, 2)}],
     ),
     Known(
         "system-parameter",

@@ -68,6 +68,26 @@ def test_hostile_text_in_every_argument(text: str) -> None:
 REFUSED: list[tuple[str, Callable[[], ToolResult]]] = [
     ("domain-import", lambda: tools.solve("x^2-4", None, "x > __import__('os')", timeout=LIMIT)),
     ("domain-lambda", lambda: tools.solve("x^2-4", None, "lambda: 1", timeout=LIMIT)),
+    ("domain-integers", lambda: tools.solve("x^2-4", None, "integers", timeout=LIMIT)),
+    ("domain-word-like-R", lambda: tools.solve("x^2-4", None, "Rabbit", timeout=LIMIT)),
+    (
+        "system-condition-only",
+        lambda: tools.solve_system(["x + y = 3", "x > 0"], timeout=LIMIT),
+    ),
+    (
+        "system-condition-on-no-unknown",
+        lambda: tools.solve_system(["x + y = 3", "x - y = 1", "5 > 0"], timeout=LIMIT),
+    ),
+    (
+        "system-condition-import",
+        lambda: tools.solve_system(
+            ["x + y = 3", "x - y = 1", "x > __import__('os')"], timeout=LIMIT
+        ),
+    ),
+    (
+        "system-too-many-conditions",
+        lambda: tools.solve_system("x + y = 3, x - y = 1" + ", x > 0" * 7, timeout=LIMIT),
+    ),
     ("domain-parameter", lambda: tools.solve("x^2-4", None, "x >= y", timeout=LIMIT)),
     ("domain-unclosed", lambda: tools.solve("x^2-4", None, "[0, 5", timeout=LIMIT)),
     ("domain-empty", lambda: tools.solve("x^2-4", None, "5 < x < 1", timeout=LIMIT)),
