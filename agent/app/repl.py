@@ -208,7 +208,7 @@ class Repl:
             self.console.print(f"note: {escape(note)}")
         positions = workspace.positions()
         for item in workspace.items:
-            self.console.print(escape(item.line(positions.get(item.number, ""))))
+            self.console.print(escape(workspace.line_of(item, positions)))
 
     def _facts(self) -> None:
         described = self.agent.strategy.describe_facts()

@@ -72,8 +72,10 @@ class Item:
         return _plain(self.body)
 
     def line(self, position: str = "") -> str:
-        """`#3 function q (you; equations[2], equations[-1]; quadratic): q(k) = ...`."""
-        label = self.origin
+        """`#3 function q (you; equations[2], equations[-1]; quadratic): q(k) = ...`; a
+        result of the person's equation shows that equation's place too (`#4 roots of #3
+        (equations[2], equations[-1]): ...`), so "the second one we solved" is one look."""
+        label = f"{self.origin} ({position})" if position else self.origin
         if self.origin == "you":
             what = f"{'function' if self.kind == 'function' else self.kind} {self.name or ''}"
             facts = [f for f in (position, degree_name(self)) if f]
@@ -162,11 +164,16 @@ class Workspace:
         if hidden > 0:
             lines.append(f"({hidden} older items not shown; their ids still work)")
         positions = self.positions()
-        lines += [
-            item.line(positions.get(item.number, ""))
-            for item in sorted(older_functions + recent, key=_number)
-        ]
+        shown_items = sorted(older_functions + recent, key=_number)
+        lines += [self.line_of(item, positions) for item in shown_items]
         return "\n".join(lines)
+
+    def line_of(self, item: Item, positions: dict[int, str] | None = None) -> str:
+        """The item's line with its place among the person's equations (for roots, the place
+        of the equation they solve); `positions`: `self.positions()`, when already made."""
+        positions = self.positions() if positions is None else positions
+        number = item.source if item.kind == "roots" and item.source else item.number
+        return item.line(positions.get(number, ""))
 
     def equations(self) -> list[Item]:
         """The person's equations in the order given: what they wrote as an equation, or

@@ -8,7 +8,9 @@
   from the rule-based stand-in in tests/support/reference_llm.py (see REFERENCE_SOURCE below).
 
 `--from stand-in` records everything from the stand-in (always right, no model needed): for
-trying a prompt change before the real recording.
+trying a prompt change before the real recording. `--only reference` records the reference
+session alone (from the stand-in, no model needed): for a change to how the history or the
+workspace renders, which the BAML test blocks (fixed inputs) do not see.
 
 Every cassette it writes carries its provenance (tests/support/provenance.py): which entries
 came from the embedded model (its name and weights sha256) and which from the stand-in, the
@@ -113,6 +115,7 @@ def _keys(path: Path) -> set[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--from", dest="source", choices=("local", "stand-in"), default="local")
+    parser.add_argument("--only", choices=("reference",), default=None)
     args = parser.parse_args(argv)
     argv = sys.argv[1:] if argv is None else argv
     shared = {
@@ -120,6 +123,15 @@ def main(argv: list[str] | None = None) -> int:
         "recorded": datetime.now(timezone.utc).date().isoformat(),
         "command": " ".join(["python -m tests.support.record_cassettes", *argv]),
     }
+    if args.only == "reference":
+        with upstream_url("stand-in") as url:
+            run = record_reference(url)
+        if REFERENCE.exists():
+            provenance.label(REFERENCE, shared, {}, default_source=provenance.STAND_IN)
+        sys.stdout.write(run.stdout)
+        sys.stderr.write(run.stderr)
+        print(f"recorded {REFERENCE} (stand-in)", file=sys.stderr)
+        return run.returncode
     BAML_TESTS.unlink(missing_ok=True)
     from_model: set[str] = set()
     if args.source == "stand-in":

@@ -34,7 +34,8 @@ def test_a_call_by_id_runs_on_the_items_math_and_its_result_gets_the_next_id() -
     assert result.ok and result.item == "#3" and result.values == ("6", "9", "4")
     # The second request was shown after the workspace; the stored request is as typed.
     shown = model.seen[2][-1].content
-    assert shown.startswith("Workspace") and "#2 roots of #1: x = -3, x = -2" in shown
+    assert shown.startswith("Workspace")
+    assert "#2 roots of #1 (equations[1], equations[-1]): x = -3, x = -2" in shown
     assert shown.endswith(wire.REQUEST_LABEL + "multiply the roots, and square each")
     assert agent.session.conversation()[4].text == "multiply the roots, and square each"
     # The tool result the model reads carries the id.

@@ -84,3 +84,15 @@ def test_an_answer_citing_an_id_that_does_not_exist_loses_that_citation() -> Non
     assert workspace.without_unknown_citations("They are 27 and 53 (#39).") == "They are 27 and 53."
     assert workspace.without_unknown_citations("$8 and $5 (#41, #1).") == "$8 and $5."
     assert workspace.without_unknown_citations("f(2) (the value) is 0") == "f(2) (the value) is 0"
+
+
+def test_roots_show_the_place_of_the_equation_they_solve() -> None:
+    """"The second one we solved" is one look at the roots' line, not two."""
+    block = build(_chat()).render()
+    assert block is not None
+    assert "#2 roots of #1 (equations[1], equations[-2]): -3, 1, 2" in block
+    assert "#4 roots of q (equations[2], equations[-1]): -1, 1" in block
+    # a result of math that is no equation of the person's has no place
+    assert "#6 integral of #5 from 0 to 1: 1" in block
+    # nor do other results of an equation's math (only roots answer "the one we solved")
+    assert "#7 antiderivative of #3: k^3/3 - k" in block
