@@ -87,7 +87,7 @@ def test_an_answer_citing_an_id_that_does_not_exist_loses_that_citation() -> Non
 
 
 def test_roots_show_the_place_of_the_equation_they_solve() -> None:
-    """"The second one we solved" is one look at the roots' line, not two."""
+    """ "The second one we solved" is one look at the roots' line, not two."""
     block = build(_chat()).render()
     assert block is not None
     assert "#2 roots of #1 (equations[1], equations[-2]): -3, 1, 2" in block

@@ -306,7 +306,7 @@ def test_a_function_value_written_with_its_point_again_is_that_value(
 def test_roots_used_as_one_expression_point_to_the_equation_they_solve(
     workspace: Workspace,
 ) -> None:
-    """"Its derivative" after a solve: a model that points at the roots is told which id
+    """ "Its derivative" after a solve: a model that points at the roots is told which id
     holds the equation itself."""
     with pytest.raises(ReferenceProblem) as caught:
         resolve_arguments("derivative", {"expression": "#2"}, workspace)
