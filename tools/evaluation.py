@@ -50,7 +50,10 @@ def evaluate(expression: str, at: object, variable: str | None = None) -> ToolRe
     mapping = {sp.Symbol(k): v for k, v in named}
     result, shown = _value(expr, mapping)
     summary = f"{exact(expr)} at {shown}"
-    return ToolResult.success(TOOL, summary, result, with_decimal(result))
+    # The text says what was evaluated: a call by id never showed the model that math, and
+    # "the value of #1 at 3" read as "the left side" when #1 was an equation (lhs - rhs).
+    text = f"{exact(expr)} = {with_decimal(result)} at {shown}"
+    return ToolResult.success(TOOL, summary, result, text)
 
 
 def _value(

@@ -80,7 +80,11 @@ def _evaluate_points(step: QuadraticEvaluator) -> ToolResult:
     if len(results) == 1:
         return results[0]
     ok = all(r.ok for r in results)
-    text = "; ".join(f"at {point}: {r.text}" for point, r in zip(points, results, strict=True))
+    # a value's text says its point ("x**2 = 9 at x = -3"); an error's does not
+    text = "; ".join(
+        r.text if r.ok else f"at {point}: {r.text}"
+        for point, r in zip(points, results, strict=True)
+    )
     errors = [r.error for r in results if r.error]
     return ToolResult(
         ok=ok,

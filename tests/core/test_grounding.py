@@ -94,7 +94,7 @@ def test_a_result_kept_out_of_the_prompt_still_grounds_a_call() -> None:
     assert agent.run_turn("remember w(q) = q^3 - 7q").ok
     result = agent.run_turn("what is w at two?")  # shares no number or letter with the call
     ((_, tool_result),) = result.tool_runs
-    assert tool_result.ok and tool_result.text == "-6"
+    assert tool_result.ok and tool_result.text == "q**3 - 7*q = -6 at q = 2"
     # The strategy showed only the request; the workspace still gives the model the function.
     assert "w(q) = q^3 - 7*q" in model.seen[-2][-1].content
 

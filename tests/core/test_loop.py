@@ -218,7 +218,7 @@ def test_every_call_of_a_turn_sees_the_same_workspace_and_the_request_is_stored_
     agent.run_turn("add the roots of the very first one")
     shown = model.seen[2][-1].content
     assert shown.startswith(wire.WORKSPACE_HEADER)
-    assert "#2 roots of #1: x = -1, x = 1" in shown
+    assert "#2 roots of #1 (equations[1], equations[-1]): x = -1, x = 1" in shown
     assert shown.endswith("\nRequest: add the roots of the very first one")
     # Every call of the turn is shown the same request (one prompt prefix for the cache) ...
     assert model.seen[3][-3].content == shown

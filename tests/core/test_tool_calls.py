@@ -27,7 +27,7 @@ def test_evaluate_one_point() -> None:
 def test_evaluate_several_points_reports_each() -> None:
     result = run_tool(as_step(evaluate("x^2", "-3", "-2")))
     assert result.ok and result.value == [9, 4]
-    assert result.text.startswith("at -3: ") and "; at -2: " in result.text
+    assert result.text == "x**2 = 9 at x = -3; x**2 = 4 at x = -2"
 
 
 def test_evaluate_without_points_is_a_clear_error() -> None:

@@ -145,7 +145,8 @@ def test_evaluate_point_forms(at: object, expected: object) -> None:
 
 def test_evaluate_exact_and_decimal() -> None:
     result = tools.evaluate("sin x", "pi/4")
-    assert result.value == sp.sqrt(2) / 2 and result.text == "sqrt(2)/2 ≈ 0.7071"
+    assert result.value == sp.sqrt(2) / 2
+    assert result.text == "sin(x) = sqrt(2)/2 ≈ 0.7071 at x = pi/4"
     assert tools.evaluate("x y", "x=1, y=2").value == 2
     assert tools.evaluate("ln(x)", "e").value == 1
 
