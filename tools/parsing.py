@@ -48,6 +48,7 @@ size of numeric powers and factorials are checked *before* SymPy evaluates them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -475,6 +476,12 @@ def parse_name(text: str, keep_whole: Iterable[str] = ()) -> str:
         raise ParseError("The variable name is empty: say which variable to use, e.g. 'x'.")
     if stripped in GREEK_LETTERS:
         return GREEK_LETTERS[stripped]
+    names = [n for n in re.split(r"[\s,;]+", stripped) if n]
+    if len(names) > 1 and all(_WORD_RE.fullmatch(n) for n in names):
+        raise ParseError(
+            f"'{_shown(stripped)}' names {len(names)} variables; give one (unknowns solved "
+            "together go to solve_system, with all the equations)."
+        )
     if not _WORD_RE.fullmatch(stripped):
         raise ParseError(
             f"'{_shown(stripped)}' is not a variable name: use letters, e.g. 'x', 't' or 'theta'."

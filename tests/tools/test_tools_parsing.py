@@ -133,6 +133,14 @@ def test_names() -> None:
         parse_name("x+1")
 
 
+@pytest.mark.parametrize("text", ["a, c", "x y", "x;y;z"])
+def test_several_names_in_one_variable_field_say_so(text: str) -> None:
+    """A model that sends every unknown in `variable` learns which tool takes several."""
+    with pytest.raises(ParseError) as info:
+        parse_name(text)
+    assert "variables; give one" in info.value.message and "solve_system" in info.value.message
+
+
 def test_error_names_the_position() -> None:
     with pytest.raises(ParseError) as info:
         parse("2x +* 3")
