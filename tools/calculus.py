@@ -44,6 +44,7 @@ _INTEGRAL_SIGN = re.compile(
 )
 
 _LATEX_SPACE = re.compile(r"\\[,;:! ]")
+_COMPARISON = re.compile(r"[<>!≤≥]")
 
 
 def _split_integral_sign(text: object) -> tuple[object, str | None, str | None]:
@@ -188,11 +189,24 @@ def integral(
     expr, var, lower, upper = read.expr, read.var, read.lower, read.upper
     if lower is None:
         return _indefinite(expr, var)
-    a = to_value(lower, "The lower bound", {var.name})
-    b = to_value(upper, "The upper bound", {var.name})
+    a = _bound(lower, var, "The lower bound")
+    b = _bound(upper, var, "The upper bound")
     if var in a.free_symbols or var in b.free_symbols:
         raise ToolError(f"The bounds of an integral in {var} cannot contain {var} itself.")
     return _definite(expr, var, a, b)
+
+
+def _bound(raw: object, var: sp.Symbol, what: str) -> sp.Expr:
+    """A bound as a value; ``t = 3`` (the variable named, as people write "from t = 0 to
+    t = 3") is 3 when ``t`` is the integral's variable."""
+    if isinstance(raw, str) and raw.count("=") == 1 and not _COMPARISON.search(raw):
+        name, _, value = raw.partition("=")
+        if read_variable(name.strip()) != var.name:
+            raise ToolError(
+                f"{what} '{raw.strip()}' is for {name.strip()}, but the integral is in {var}."
+            )
+        raw = value
+    return to_value(raw, what, {var.name})
 
 
 def _operator_variable(name: str, expression: str) -> str | None:

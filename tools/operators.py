@@ -31,7 +31,9 @@ _INTEGRAL_WORDS = re.compile(
     r"\s*(?:the\s+)?(?:(?:definite\s+)?integral\s+of|integrate)\s+", re.IGNORECASE
 )
 _INTEGRAL_CALL = re.compile(r"\s*(?:integrate|integral)\s*\((?P<args>.*)\)\s*$", re.IGNORECASE)
-_BOUND = r"[-+]?\s*[\w.]+(?:\s*/\s*[\w.]+)?"
+# A bound: a number, a name, a call (`sqrt(2)`), an id (`#2[1]`), joined by * / ^ (`2*pi`).
+_ATOM = r"(?:#\d+(?:\[-?\d+\])?|[\w.]+(?:\([^()]*\))?)"
+_BOUND = rf"[-+]?\s*{_ATOM}(?:\s*[*/^]\s*{_ATOM})*"
 # "from 0 to 2", "between 0 and 3", and with the variable named: "from w = 1 to 3",
 # "from x=0 to x=2" (as people write the request, and the model copies it).
 _FROM_TO = re.compile(
@@ -105,15 +107,23 @@ def strip_integral(text: object) -> Stripped | None:
     if words:
         body, changed = body[words.end() :], True
     lower = upper = variable = None
-    bounds = _FROM_TO.search(body)
-    if bounds:
-        lower = bounds.group("lower").replace(" ", "")
-        upper = bounds.group("upper").replace(" ", "")
-        variable = bounds.group("var")
-        body, changed = body[: bounds.start()], True
+    bounds = written_bounds(body)
+    if bounds is not None:
+        body, lower, upper, variable = bounds.body, bounds.lower, bounds.upper, bounds.variable
+        changed = True
     if not changed:
         return None
     return Stripped(_unwrap(body), variable, 0, lower, upper)
+
+
+def written_bounds(text: str) -> Stripped | None:
+    """``E from a to b`` (also "between a and b", "from x = a to x = b") -> E and its bounds;
+    None when the text ends in no such words. One reader for the tool and the agent."""
+    bounds = _FROM_TO.search(text)
+    if bounds is None or not text[: bounds.start()].strip():
+        return None
+    lower, upper = (bounds.group(k).replace(" ", "") for k in ("lower", "upper"))
+    return Stripped(_unwrap(text[: bounds.start()]), bounds.group("var"), 0, lower, upper)
 
 
 def _integral_call(args: str) -> Stripped:

@@ -19,6 +19,7 @@ from agent import wire
 from agent.workspace.capture import math_runs
 from agent.workspace.record import Item, Workspace, same_math
 from tools.errors import ToolError
+from tools.operators import written_bounds
 from tools.parsing import parse_expression, split_top_level
 from tools.vocabulary import CONSTANTS, FUNCTIONS, GREEK_NAMES
 
@@ -61,10 +62,6 @@ OPERATION_VERBS = {
 }
 # Bounds of a definite integral said in words around the math: "from 0 to 1".
 _BOUND_WORDS = frozenset({"from"})
-# A definite integral written as a calculator's input line takes it: "x^2 from 0 to 1".
-_WRITTEN_BOUNDS = re.compile(
-    r"(?P<math>.+?)\s+from\s+(?P<lower>\S+)\s+to\s+(?P<upper>\S+)\s*", re.S
-)
 # A result of resolving kept readable for the model's error messages and the tool's echo.
 MAX_RESOLVED_CHARS = 2000
 
@@ -351,14 +348,12 @@ def bounds_in_fields(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
     them there, and the checks on bounds (did the person give them?) see them."""
     if tool != "integral" or any(arguments.get(k) not in (None, "") for k in ("lower", "upper")):
         return arguments
-    match = _WRITTEN_BOUNDS.fullmatch(str(arguments.get("expression") or ""))
-    if match is None:
+    found = written_bounds(str(arguments.get("expression") or ""))
+    if found is None:
         return arguments
-    written = {
-        "expression": match["math"].strip(),
-        "lower": match["lower"],
-        "upper": match["upper"],
-    }
+    written = {"expression": found.body, "lower": found.lower, "upper": found.upper}
+    if found.variable and not arguments.get("variable"):
+        written["variable"] = found.variable
     return {**arguments, **written}
 
 
@@ -431,10 +426,13 @@ def _field(
 
 
 def _echoes_the_operation(tool: str, words: list[str]) -> bool:
-    """The field's only words are the verb of this tool's operation (and "from" of bounds)."""
+    """The field's only words are the verb of this tool's operation (and "from" of bounds),
+    or for an integral its noun: "integral of h" in an integral call is that call (an
+    integral of an integral is no request of a first course)."""
     verb = OPERATION_VERBS.get(tool)
     said = {w.lower() for w in words}
-    return verb in said and said <= {verb} | _BOUND_WORDS
+    own = {verb} | ({"integral", "of"} if tool == "integral" else set())
+    return bool(said & (own - {"of"})) and said <= own | _BOUND_WORDS
 
 
 def _math_inside(value: str, arguments: dict[str, Any], name: str) -> str | None:

@@ -53,6 +53,10 @@ def test_a_derivative_operator_around_the_math_is_taken_off(
         ("integrate(s^3 - 3s^2 - 10s + 24, s, lower=0, upper=1)", None, None, "73/4"),
         ("integrate(x^2, x, 0, 3)", None, None, "9"),
         ("integrate(x^2, (x, 0, 3))", None, None, "9"),
+        ("sin(x) from 0 to 2*pi", None, None, "0"),
+        ("1/x between 1 and sqrt(2)", None, None, "log(2)/2"),
+        # the bounds in their fields, with the variable named as people write them
+        ("3t^2 + 2t", "t=0", "t = 3", "36"),
     ],
 )
 def test_integral_words_and_bounds_written_in_the_expression_are_read(
@@ -159,3 +163,9 @@ def test_what_is_not_a_listing_is_left_to_the_parser() -> None:
     assert expand_listing("for x in") is None
     with pytest.raises(ToolError, match="looks like program code"):
         evaluate("x for x in []", "")
+
+
+def test_a_bound_for_another_variable_is_one_clear_sentence() -> None:
+    with pytest.raises(ToolError) as caught:
+        integral("3t^2 + 2t", None, "x = 0", "3")
+    assert caught.value.message == "The lower bound 'x = 0' is for x, but the integral is in t."

@@ -232,6 +232,9 @@ def test_the_verb_of_the_tools_own_operation_is_not_math(
         ("x^2 from 0 to 1", ("x^2", "0", "1")),
         ("integrate h from -1 to #2[1]", ("integrate h", "-1", "#2[1]")),
         ("sin(x) from 0 to pi", ("sin(x)", "0", "pi")),
+        ("sin(x) from 0 to 2*pi", ("sin(x)", "0", "2*pi")),
+        ("1/x between 1 and sqrt(2)", ("1/x", "1", "sqrt(2)")),
+        ("(#3) from x = #2[1] to x = #2[2]", ("#3", "#2[1]", "#2[2]")),
     ],
 )
 def test_bounds_written_in_an_integrals_expression_go_to_their_fields(
@@ -311,3 +314,19 @@ def test_roots_used_as_one_expression_point_to_the_equation_they_solve(
     with pytest.raises(ReferenceProblem) as caught:
         resolve_arguments("derivative", {"expression": "#2"}, workspace)
     assert caught.value.message.endswith("To use the math they solve, use #1.")
+
+
+def test_the_variable_named_with_written_bounds_becomes_the_calls() -> None:
+    moved = bounds_in_fields("integral", {"expression": "w(t) from t = 0 to t = 3"})
+    assert moved == {"expression": "w(t)", "lower": "0", "upper": "3", "variable": "t"}
+
+
+def test_an_integral_call_that_names_itself_is_that_call(workspace: Workspace) -> None:
+    """ "integral of h" in an integral's expression echoes the call; any other noun or verb
+    (a derivative, a solve) still stops it."""
+    arguments = {"expression": "integral of h(t)", "lower": "0", "upper": "1"}
+    assert resolve_arguments("integral", arguments, workspace)["expression"] == (
+        "(-5*t**2 + 20*t + 1)"
+    )
+    with pytest.raises(ReferenceProblem, match="'derivative' is a word"):
+        resolve_arguments("integral", {**arguments, "expression": "derivative of h(t)"}, workspace)
