@@ -44,7 +44,7 @@ from agent.messages import (
 )
 from agent.workspace.pointing import pointed_arguments
 from agent.workspace.record import Workspace, build
-from agent.workspace.resolve import ReferenceProblem, bounds_in_fields, resolve_arguments
+from agent.workspace.resolve import ReferenceProblem, resolve_arguments, said_once
 from agent.workspace.results import result_values
 from baml_client.types import ChatMessage, MessageToUser, TaskRecall
 from tools import ToolResult
@@ -279,6 +279,10 @@ class Agent:
                 wanted = "answer"
                 continue
             made.add(call.call_text)
+            if (once := said_once(call.tool, call.arguments, workspace)) != call.arguments:
+                call = call.model_copy(update={"arguments": once})
+                fields = type(step).model_fields
+                step = step.model_copy(update={k: v for k, v in once.items() if k in fields})
             call, step, unsaid = self._integral_bounds(call, step, workspace)
             tool_result = self._run(call, step, user, workspace)
             if (pointed := pointed_arguments(call.tool, call.arguments, workspace)) is not None:
@@ -371,14 +375,10 @@ class Agent:
     def _integral_bounds(
         self, call: ToolCall, step: ToolStep | TaskRecall, workspace: Workspace
     ) -> tuple[ToolCall, ToolStep | TaskRecall, str | None]:
-        """An integral's bounds as the tool gets them: written in its expression ("h from 0
-        to 1"), moved to their fields; never given by the person and held by no result, left
-        out (it runs as the antiderivative, with a note saying so: the model made them up)."""
+        """An integral's bounds never given by the person and held by no result, left out
+        (it runs as the antiderivative, with a note saying so: the model made them up)."""
         if call.tool != "integral":
             return call, step, None
-        if (written := bounds_in_fields(call.tool, call.arguments)) != call.arguments:
-            call = call.model_copy(update={"arguments": written})
-            step = step.model_copy(update={k: written[k] for k in ("expression", "lower", "upper")})
         bounds = [str(call.arguments.get(k) or "") for k in ("lower", "upper")]
         bounds = [b for b in bounds if b and "#" not in b]
         known = {v for item in workspace.items if item.origin != "you" for v in item.values}

@@ -62,6 +62,8 @@ OPERATION_VERBS = {
 }
 # Bounds of a definite integral said in words around the math: "from 0 to 1".
 _BOUND_WORDS = frozenset({"from"})
+# A function's name with primes, alone: `f'''`, `h''(t)`.
+_PRIMED = re.compile(r"\s*(?P<name>[^\W\d]\w*)(?P<primes>'+)\s*(?:\(\s*[^\W\d]\w*\s*\))?\s*")
 # A result of resolving kept readable for the model's error messages and the tool's echo.
 MAX_RESOLVED_CHARS = 2000
 
@@ -365,6 +367,29 @@ def resolve_arguments(tool: str, arguments: dict[str, Any], workspace: Workspace
         raise ReferenceProblem(exc.message) from None
     except (ValueError, TypeError, RecursionError) as exc:
         raise ReferenceProblem(f"Could not use those ids here ({type(exc).__name__}).") from None
+
+
+def _primes_said_once(arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
+    """A derivative call on `f'''` with no order or order 3 asks for f''' once, not the
+    third derivative of f''' (the primes and the order say the same): f with order 3."""
+    match = _PRIMED.fullmatch(str(arguments.get("expression") or ""))
+    if match is None or match["name"] not in workspace.names:
+        return arguments
+    primes = len(match["primes"])
+    if arguments.get("order") not in (None, primes):
+        return arguments
+    return {**arguments, "expression": match["name"], "order": primes}
+
+
+def said_once(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
+    """A call with what it says twice or in the wrong field said once, where the tool reads
+    it: bounds written in an integral's expression moved to their fields, a primed name
+    with its order as the name with that order. The call is stored this way, so the
+    workspace and the model read what ran."""
+    arguments = bounds_in_fields(tool, arguments)
+    if tool == "derivative":
+        arguments = _primes_said_once(arguments, workspace)
+    return arguments
 
 
 def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:

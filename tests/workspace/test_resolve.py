@@ -7,7 +7,12 @@ import pytest
 import tools
 from agent.messages import ToolCall, ToolResultMessage, UserMessage
 from agent.workspace.record import Workspace, build
-from agent.workspace.resolve import ReferenceProblem, bounds_in_fields, resolve_arguments
+from agent.workspace.resolve import (
+    ReferenceProblem,
+    bounds_in_fields,
+    resolve_arguments,
+    said_once,
+)
 
 
 @pytest.fixture(scope="module")
@@ -330,3 +335,22 @@ def test_an_integral_call_that_names_itself_is_that_call(workspace: Workspace) -
     )
     with pytest.raises(ReferenceProblem, match="'derivative' is a word"):
         resolve_arguments("integral", {**arguments, "expression": "derivative of h(t)"}, workspace)
+
+
+@pytest.mark.parametrize(
+    ("expression", "order", "once"),
+    [
+        ("h'''", 3, ("h", 3)),
+        ("h'''", None, ("h", 3)),
+        ("h''(t)", 2, ("h", 2)),
+        # another order says something else: the derivative of h''', as written
+        ("h'''", 1, ("h'''", 1)),
+        # no function of that name: nothing to say once
+        ("g'''", 3, ("g'''", 3)),
+    ],
+)
+def test_a_primed_name_with_its_order_is_said_once(
+    workspace: Workspace, expression: str, order: int | None, once: tuple[str, int]
+) -> None:
+    arguments = said_once("derivative", {"expression": expression, "order": order}, workspace)
+    assert (arguments["expression"], arguments["order"]) == once
