@@ -44,8 +44,9 @@ from agent.messages import (
 )
 from agent.workspace.pointing import pointed_arguments
 from agent.workspace.record import Workspace, build
-from agent.workspace.resolve import ReferenceProblem, resolve_arguments, said_once
+from agent.workspace.resolve import ReferenceProblem, resolve_arguments
 from agent.workspace.results import result_values
+from agent.workspace.said_once import said_once
 from baml_client.types import ChatMessage, MessageToUser, TaskRecall
 from tools import ToolResult
 

@@ -93,15 +93,26 @@ def _reference(item: Item, math: str, is_equation: bool) -> str:
 
 def _points(at: list[Any], workspace: Workspace) -> list[Any]:
     """Points that are exactly the values of one roots item (in any order) as that id."""
+    item = values_item(at, workspace.items)
+    return [item.id] if item is not None and item.kind == "roots" else at
+
+
+def values_item(at: list[Any], items: list[Item]) -> Item | None:
+    """The newest of `items` whose values the points are, in any order (`x = -2` or `-2`,
+    or the item's own id); None when there is none."""
+    if len(at) == 1 and isinstance(at[0], str):
+        match = next((i for i in items if i.id == at[0].strip() and i.values), None)
+        if match is not None:
+            return match
     values = [_point_value(p) for p in at]
     if not values or any(v is None for v in values):
-        return at
-    for item in reversed(workspace.items):
-        if item.kind == "roots" and item.values and len(item.values) == len(values):
+        return None
+    for item in reversed(items):
+        if item.values and len(item.values) == len(values):
             held = [_number(v) for v in item.values]
-            if None not in held and _same_values(held, values):
-                return [item.id]
-    return at
+            if None not in held and _same_values(held, values):  # type: ignore[arg-type]
+                return item
+    return None
 
 
 def _point_value(point: Any) -> sp.Expr | None:

@@ -19,7 +19,6 @@ from agent import wire
 from agent.workspace.capture import math_runs
 from agent.workspace.record import Item, Workspace, same_math
 from tools.errors import ToolError
-from tools.operators import written_bounds
 from tools.parsing import parse_expression, split_top_level
 from tools.vocabulary import CONSTANTS, FUNCTIONS, GREEK_NAMES
 
@@ -62,8 +61,6 @@ OPERATION_VERBS = {
 }
 # Bounds of a definite integral said in words around the math: "from 0 to 1".
 _BOUND_WORDS = frozenset({"from"})
-# A function's name with primes, alone: `f'''`, `h''(t)`.
-_PRIMED = re.compile(r"\s*(?P<name>[^\W\d]\w*)(?P<primes>'+)\s*(?:\(\s*[^\W\d]\w*\s*\))?\s*")
 # A result of resolving kept readable for the model's error messages and the tool's echo.
 MAX_RESOLVED_CHARS = 2000
 
@@ -344,21 +341,6 @@ def _points(raw: str, workspace: Workspace) -> list[str]:
     return [f"{letter} = {v}" if letter else v for v in values]
 
 
-def bounds_in_fields(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """An integral call that writes its bounds in its expression ("x^2 from 0 to 1") and
-    leaves its bound fields empty, with the bounds moved to their fields: the tool reads
-    them there, and the checks on bounds (did the person give them?) see them."""
-    if tool != "integral" or any(arguments.get(k) not in (None, "") for k in ("lower", "upper")):
-        return arguments
-    found = written_bounds(str(arguments.get("expression") or ""))
-    if found is None:
-        return arguments
-    written = {"expression": found.body, "lower": found.lower, "upper": found.upper}
-    if found.variable and not arguments.get("variable"):
-        written["variable"] = found.variable
-    return {**arguments, **written}
-
-
 def resolve_arguments(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
     """The call's arguments with every id and name replaced (an equal dict if none)."""
     try:
@@ -367,29 +349,6 @@ def resolve_arguments(tool: str, arguments: dict[str, Any], workspace: Workspace
         raise ReferenceProblem(exc.message) from None
     except (ValueError, TypeError, RecursionError) as exc:
         raise ReferenceProblem(f"Could not use those ids here ({type(exc).__name__}).") from None
-
-
-def _primes_said_once(arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
-    """A derivative call on `f'''` with no order or order 3 asks for f''' once, not the
-    third derivative of f''' (the primes and the order say the same): f with order 3."""
-    match = _PRIMED.fullmatch(str(arguments.get("expression") or ""))
-    if match is None or match["name"] not in workspace.names:
-        return arguments
-    primes = len(match["primes"])
-    if arguments.get("order") not in (None, primes):
-        return arguments
-    return {**arguments, "expression": match["name"], "order": primes}
-
-
-def said_once(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
-    """A call with what it says twice or in the wrong field said once, where the tool reads
-    it: bounds written in an integral's expression moved to their fields, a primed name
-    with its order as the name with that order. The call is stored this way, so the
-    workspace and the model read what ran."""
-    arguments = bounds_in_fields(tool, arguments)
-    if tool == "derivative":
-        arguments = _primes_said_once(arguments, workspace)
-    return arguments
 
 
 def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:

@@ -7,12 +7,8 @@ import pytest
 import tools
 from agent.messages import ToolCall, ToolResultMessage, UserMessage
 from agent.workspace.record import Workspace, build
-from agent.workspace.resolve import (
-    ReferenceProblem,
-    bounds_in_fields,
-    resolve_arguments,
-    said_once,
-)
+from agent.workspace.resolve import ReferenceProblem, resolve_arguments
+from agent.workspace.said_once import bounds_in_fields, said_once
 
 
 @pytest.fixture(scope="module")
@@ -354,3 +350,22 @@ def test_a_primed_name_with_its_order_is_said_once(
 ) -> None:
     arguments = said_once("derivative", {"expression": expression, "order": order}, workspace)
     assert (arguments["expression"], arguments["order"]) == once
+
+
+@pytest.mark.parametrize(
+    "at",
+    [["#2"], ["-3", "-2"], ["x = -2", "x = -3"]],
+)
+def test_values_given_again_as_points_are_used_once(workspace: Workspace, at: list) -> None:
+    for expression in ("(#2)^2", "sum(#2)"):
+        arguments = {"expression": expression, "at": at}
+        assert said_once("evaluate", arguments, workspace)["at"] == []
+
+
+def test_other_points_stay(workspace: Workspace) -> None:
+    for arguments in (
+        {"expression": "(#2)^2", "at": ["5"]},
+        {"expression": "x^2", "at": ["#2"]},
+        {"expression": "#2[1] * x", "at": ["-3", "-2"]},
+    ):
+        assert said_once("evaluate", arguments, workspace) == arguments

@@ -1,0 +1,84 @@
+"""A call with what it says twice, or in the wrong field, said once where the tool reads it.
+
+Why apart from `resolve`: these change the call itself before it runs, and the call is
+stored as changed, so the workspace's words for its result and what the model reads back are
+what ran. Each reads math and fields, never the request's words:
+- bounds written in an integral's expression ("h from t = 0 to 1") go to their fields;
+- a derivative of `h'''` with no order or order 3 is `h` with order 3 (the primes and the
+  order say the same: not the sixth derivative);
+- an evaluation whose expression works on an item's values (`(#2)^2`, `sum(#2)`) and whose
+  points are those values again runs with no points (each root is used once, not twice).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agent.workspace.pointing import values_item
+from agent.workspace.record import Workspace, ids_in, math_key
+from tools.errors import ToolError
+from tools.operators import written_bounds
+
+# A function's name with primes, alone: `f'''`, `h''(t)`.
+_PRIMED = re.compile(r"\s*(?P<name>[^\W\d]\w*)(?P<primes>'+)\s*(?:\(\s*[^\W\d]\w*\s*\))?\s*")
+
+# An id, or a combination of one (`sum(#2)`), as it stands in an expression.
+_ID_OR_COMBINATION = re.compile(r"\b[A-Za-z]+\s*\(\s*#\d+\s*\)|#\d+(?:\[-?\d+\])?")
+
+
+def said_once(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
+    """The call's arguments with each thing said once (an equal dict when nothing was)."""
+    arguments = bounds_in_fields(tool, arguments)
+    if tool == "derivative":
+        arguments = _primes_as_order(arguments, workspace)
+    if tool == "evaluate":
+        arguments = _values_given_again(arguments, workspace)
+    return arguments
+
+
+def bounds_in_fields(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """An integral call that writes its bounds in its expression ("x^2 from 0 to 1") and
+    leaves its bound fields empty, with the bounds moved to their fields: the tool reads
+    them there, and the checks on bounds (did the person give them?) see them."""
+    if tool != "integral" or any(arguments.get(k) not in (None, "") for k in ("lower", "upper")):
+        return arguments
+    found = written_bounds(str(arguments.get("expression") or ""))
+    if found is None:
+        return arguments
+    written = {"expression": found.body, "lower": found.lower, "upper": found.upper}
+    if found.variable and not arguments.get("variable"):
+        written["variable"] = found.variable
+    return {**arguments, **written}
+
+
+def _primes_as_order(arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
+    """A derivative call on `f'''` with no order or order 3 asks for f''' once, not the
+    third derivative of f''' (the primes and the order say the same): f with order 3."""
+    match = _PRIMED.fullmatch(str(arguments.get("expression") or ""))
+    if match is None or match["name"] not in workspace.names:
+        return arguments
+    primes = len(match["primes"])
+    if arguments.get("order") not in (None, primes):
+        return arguments
+    return {**arguments, "expression": match["name"], "order": primes}
+
+
+def _values_given_again(arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
+    """`(#2)^2` or `sum(#2)` at the points #2 holds: those values once, so no points."""
+    at = arguments.get("at")
+    expression = str(arguments.get("expression") or "")
+    cited = [workspace.get(n) for n in ids_in(expression)]
+    items = [i for i in cited if i is not None and len(i.values) > 1]
+    if not isinstance(at, list) or not at or not items or not _closed_but_ids(expression):
+        return arguments
+    return {**arguments, "at": []} if values_item(at, items) is not None else arguments
+
+
+def _closed_but_ids(expression: str) -> bool:
+    """No letter but the ids' (`(#2)^2`, `sum(#2)`): points would have nothing to go into."""
+    text = _ID_OR_COMBINATION.sub("1", expression)
+    try:
+        return not math_key(text).free_symbols
+    except (ToolError, ValueError, TypeError, RecursionError):
+        return False
