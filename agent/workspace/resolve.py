@@ -212,8 +212,9 @@ def _names(text: str, workspace: Workspace) -> str:
 
 
 def _restated_definition(text: str, workspace: Workspace) -> str | None:
-    """`h(t) = <h's body>` restated, or `h(t) = 0`: the math it means for the tools."""
-    match = re.match(r"\s*([A-Za-z]\w*)\s*\(\s*([A-Za-z]\w*)\s*\)\s*=(?!=)(.*)$", text, re.S)
+    """`h(t) = <h's body>` restated (or `y = <y's body>`, a curve), or `h(t) = 0`: the math it
+    means for the tools."""
+    match = re.match(r"\s*([A-Za-z]\w*)\s*(?:\(\s*([A-Za-z]\w*)\s*\))?\s*=(?!=)(.*)$", text, re.S)
     if match is None or match.group(1) not in workspace.names:
         return None
     item = workspace.names[match.group(1)]

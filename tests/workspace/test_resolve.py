@@ -45,7 +45,7 @@ def test_the_record_numbers_the_persons_math_and_results_in_order(workspace: Wor
     [
         ("solve", {"equation": "#1"}, {"equation": "x**2 + 5*x + 6 = 0"}),
         ("derivative", {"expression": "#1"}, {"expression": "(x**2 + 5*x + 6)"}),
-        ("solve", {"equation": "h = 0"}, {"equation": "(-5*t**2 + 20*t + 1) = 0"}),
+        ("solve", {"equation": "h = 0"}, {"equation": "-5*t**2 + 20*t + 1 = 0"}),
         ("solve", {"equation": "h(t) = 0"}, {"equation": "-5*t**2 + 20*t + 1 = 0"}),
         (
             "solve",
@@ -369,3 +369,14 @@ def test_other_points_stay(workspace: Workspace) -> None:
         {"expression": "#2[1] * x", "at": ["-3", "-2"]},
     ):
         assert said_once("evaluate", arguments, workspace) == arguments
+
+
+def test_a_curve_restated_by_its_name_alone_is_its_body(workspace: Workspace) -> None:
+    """`h = <h's body>` (a curve `y = ...` copied back) is the body, not an equation."""
+    arguments = {"expression": "h = -5t^2 + 20t + 1"}
+    assert resolve_arguments("derivative", arguments, workspace)["expression"] == (
+        "-5*t**2 + 20*t + 1"
+    )
+    assert resolve_arguments("solve", {"equation": "h = 21"}, workspace)["equation"] == (
+        "-5*t**2 + 20*t + 1 = 21"
+    )
