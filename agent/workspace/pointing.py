@@ -14,23 +14,12 @@ from typing import Any
 import sympy as sp
 
 from agent.workspace.record import Item, Workspace, math_key, same_math
+from agent.workspace.resolve import MATH_FIELDS
 from tools.errors import ToolError
 
-# The field of each tool that holds its main math; bounds and points are numbers, and a
-# number restating a value item would point by coincidence.
-_MAIN_FIELD = {
-    "solve": "equation",
-    "derivative": "expression",
-    "evaluate": "expression",
-    "integral": "expression",
-    "extrema": "expression",
-    "tangent": "expression",
-    "simplify": "expression",
-    "factor": "expression",
-    "expand": "expression",
-    "limit": "expression",
-    "series": "expression",
-}
+# The field of each tool that holds its main math (its first); bounds and points are numbers,
+# and a number restating a value item would point by coincidence. A system's list is apart.
+_MAIN_FIELD = {tool: fields[0] for tool, fields in MATH_FIELDS.items() if tool != "solve_system"}
 _EQUATION_FIELDS = frozenset({"equation"})
 # Kinds an expression field may point at (an equation is not an expression to differentiate).
 _EXPRESSION_KINDS = frozenset({"expression", "function", "value"})
