@@ -133,6 +133,11 @@ def ledger_line(number: int, question: str, answer: str) -> str:
 # What an id of several values (roots) can be combined by in a tool field: `sum(#2)`, `max(#2)`.
 COMBINATIONS = ("sum", "product", "prod", "mean", "average", "min", "max", "count")
 WORKSPACE_HEADER = "Workspace (ids to use in tool fields):"
+# The last line of a recall's result: what it found is for the next call, not the answer.
+AFTER_RECALL = "Use the id the request means in the tool call the request needs."
+PICK_AFTER_RECALL = (
+    "Pick the item the request means by its line and use its id in the tool call the request needs."
+)
 REQUEST_LABEL = "Request: "
 
 

@@ -38,6 +38,7 @@ from tools.critical_points import (
 from tools.errors import ToolError
 from tools.formatting import approximate, decimal, with_decimal
 from tools.inputs import quoted
+from tools.listed_extremes import listed_extremes, listed_numbers
 from tools.result import ToolResult
 
 _KINDS = {
@@ -61,8 +62,11 @@ def extrema(
     upper: object = None,
     kind: str | None = None,
 ) -> ToolResult:
-    """Critical points, their kind, and the absolute extremes of ``expression``."""
+    """Critical points, their kind, and the absolute extremes of ``expression``; of a list
+    of numbers (`-3, -2, 4`), the largest and smallest of them."""
     want = _kind(kind)
+    if isinstance(expression, str) and (values := listed_numbers(expression)) is not None:
+        return listed_extremes(values, lower, upper, want)
     found = analyse(expression, variable, lower, upper)
     summary = f"extrema of {sp.sstr(found.expr)}{found.where}"
     if found.constant is not None:

@@ -30,7 +30,7 @@ from agent.core.recall import recall
 from agent.core.session import Session
 from agent.core.tool_calls import run_tool, tool_arguments
 from agent.core.transcript import CompactionRecord, ErrorRecord
-from agent.core.variable_fit import fitted_variable
+from agent.core.variable_fit import fitted_variable, foreign_point
 from agent.errors import AgentError, TurnCancelled
 from agent.llm.model import MathModel, ProgressObserver, ToolStep
 from agent.llm.step_schema import Wanted
@@ -344,6 +344,12 @@ class Agent:
             )
         if self.aids.fit_variable:
             arguments = fitted_variable(call.tool, arguments, user.text) or arguments
+            if call.tool == "evaluate" and (
+                foreign := foreign_point(call.arguments, arguments, user.text, workspace)
+            ):
+                return ToolResultMessage(
+                    call_id=call.call_id, tool=call.tool, ok=False, text=foreign
+                )
         if arguments != call.arguments:
             step = step.model_copy(
                 update={k: v for k, v in arguments.items() if k in type(step).model_fields}

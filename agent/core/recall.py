@@ -43,15 +43,12 @@ def recall(conversation: list[Message], workspace: Workspace, query: str) -> str
     lines = [wire.ledger_line(n, *_qa(task)) for n, task in enumerate(tasks, 1)]
     task_hits = [line for line in reversed(lines) if facts and _holds(facts, line)]
     found = [item.line() for item in items] + task_hits[: MAX_HITS - len(items)]
-    if found:
-        return "\n".join(found[:MAX_HITS])
+    if found:  # a look-up is no answer: the call the request needs comes next
+        return "\n".join([*found[:MAX_HITS], wire.AFTER_RECALL])
     # Not found by id, name or math: the request's words point somewhere in the record, so
     # the model is shown all of it to pick from.
     listing = workspace.render(shown=len(workspace.items)) or "The workspace is empty."
-    return (
-        f"Nothing matches {query!r} by id, name or math. {listing}\nPick the item the "
-        "request means by its line and use its id in the tool call the request needs."
-    )
+    return f"Nothing matches {query!r} by id, name or math. {listing}\n{wire.PICK_AFTER_RECALL}"
 
 
 def _qa(task: list[Message]) -> tuple[str, str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agent.workspace.record import Workspace, math_key
 from tools.calculus import read_derivative, read_integral
 from tools.errors import ToolError
 from tools.operators import strip_derivative, strip_integral
@@ -58,3 +59,46 @@ def _readable(tool: str, arguments: dict[str, Any]) -> bool:
     except (ToolError, ValueError, TypeError, RecursionError):
         return False
     return True
+
+
+# `w = 3` written by the person: a letter given a number.
+_ASSIGNED = re.compile(r"(?<![A-Za-z_])([A-Za-z])\s*=\s*(-?\d+(?:\.\d+)?(?:/\d+)?)(?![\d.])")
+
+
+def foreign_point(
+    arguments: dict[str, Any], resolved: dict[str, Any], message: str, workspace: Workspace
+) -> str | None:
+    """The refusal of an evaluation at a bare number the person gave to another letter
+    (`w = 3` in the message, the math in k alone, k nowhere in the message) while the
+    workspace holds math in that letter: the call points at other math than the person
+    means. None when the call stands."""
+    at = arguments.get("at")
+    if not isinstance(at, list) or len(at) != 1 or not isinstance(at[0], str):
+        return None
+    point = at[0].strip()
+    try:
+        letters = math_key(str(resolved.get("expression") or "")).free_symbols
+    except (ToolError, ValueError, TypeError, RecursionError):
+        return None
+    if len(letters) != 1 or not re.fullmatch(r"-?\d+(?:\.\d+)?(?:/\d+)?", point):
+        return None
+    (letter,) = (str(s) for s in letters)
+    said = {name for name, number in _ASSIGNED.findall(message) if number == point}
+    if not said or letter in said or letter in _LETTER.findall(message):
+        return None
+    given = sorted(said)[0]
+    within = [i.id for i in workspace.items if i.kind != "roots" and _has_letter(i.body, given)]
+    if not within:
+        return None
+    return (
+        f"The request gives {given} = {point}, but {arguments.get('expression')} is in "
+        f"{letter}; the math in {given} is {', '.join(within[-4:])}: use the one the request "
+        "means."
+    )
+
+
+def _has_letter(math: str, letter: str) -> bool:
+    try:
+        return letter in {str(s) for s in math_key(math).free_symbols}
+    except (ToolError, ValueError, TypeError, RecursionError):
+        return False

@@ -149,6 +149,18 @@ class Workspace:
         span = f"#1-#{self.items[-1].number}" if len(self.items) > 1 else "#1"
         return span + (f" (functions: {', '.join(names)})" if names else "")
 
+    def newest(self, count: int = 4) -> str:
+        """`#9 antiderivative of Q; #8 roots of Q; ...`: the newest items by what they are,
+        for an error that must be fixed by picking one."""
+        if not self.items:
+            return "the workspace is empty"
+        labels = []
+        for item in reversed(self.items[-count:]):
+            what = item.origin if item.origin != "you" else f"{item.kind} {item.name or ''}"
+            labels.append(f"{item.id} {what.strip()}")
+        older = f"; older: {self.summary()}" if len(self.items) > count else ""
+        return "; ".join(labels) + older
+
     def render(self, shown: int = SHOWN_ITEMS) -> str | None:
         """The block the model reads before a request: notes, then one line per item, the
         newest last; older items are counted (recall brings them back)."""

@@ -370,9 +370,6 @@ def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
         resolved["at"] = points
         expression = str(arguments.get("expression") or "")
         if points and resolved.get("expression") != expression and _closed(resolved):
-            if _names_the_points(expression, points, workspace):
-                resolved["at"] = []  # `q(-3)` with the point -3 given again: q's value there
-                return resolved
             raise ReferenceProblem(
                 f"{expression} leaves no variable to put {', '.join(map(str, points))} into: "
                 "for a function's value at a point write the function's name alone with the "
@@ -389,25 +386,37 @@ def _field(
         value = workspace.cite_places(value)
     except IndexError as exc:
         raise ReferenceProblem(str(exc)) from None
-    if _by_origin(value, workspace) is None and (words := _words(value, workspace)):
+    if (alone := echo_removed(tool, name, value, arguments, workspace)) is not None:
+        value = alone
+    elif _by_origin(value, workspace) is None and (words := _words(value, workspace)):
         inside = _math_inside(value, arguments, name)
         if inside is None:
             raise ReferenceProblem(
                 f"'{words[0]}' is a word, not math: put the id of the item you mean "
-                f"({workspace.summary()}) or its math in {name}."
+                f"or its math in {name}; the newest are {workspace.newest()}."
             )
-        if not _echoes_the_operation(tool, words):  # another operation: the model decides
-            raise ReferenceProblem(
-                f"'{words[0]}' is a word, not math: {name} holds the math alone, like "
-                f'"{name}": "{inside}" (the tool does the operation).'
-            )
-        value = inside
-    if tool == "evaluate" and name == "expression":  # a list: each part on its own
+        raise ReferenceProblem(  # another operation than the tool's: the model decides
+            f"'{words[0]}' is a word, not math: {name} holds the math alone, like "
+            f'"{name}": "{inside}" (the tool does the operation).'
+        )
+    if tool in ("evaluate", "extrema") and name == "expression":  # a list: each on its own
         parts = [p.strip() for p in split_top_level(value)] if "#" in value else [value]
         texts = [t for part in parts for t in resolve_math(part, workspace, each=True)]
     else:
         texts = resolve_math(value, workspace, equation=tool in EQUATION_TOOLS)
     return ", ".join(texts)
+
+
+def echo_removed(
+    tool: str, name: str, value: str, arguments: dict[str, Any], workspace: Workspace
+) -> str | None:
+    """The math alone of a field that also says the tool's own operation, and bounds its
+    other fields hold ("integrate h from 0 to 1" in an integral call from 0 to 1: h); None
+    when the field says anything else."""
+    if _by_origin(value, workspace) is not None or not (words := _words(value, workspace)):
+        return None
+    inside = _math_inside(value, arguments, name)
+    return inside if inside is not None and _echoes_the_operation(tool, words) else None
 
 
 def _echoes_the_operation(tool: str, words: list[str]) -> bool:
@@ -441,21 +450,6 @@ def _is_number(text: str) -> bool:
 
 def _number_text(text: str) -> str:
     return str(sp.nsimplify(text.strip()))
-
-
-def _names_the_points(expression: str, points: list[Any], workspace: Workspace) -> bool:
-    """`q(-3)` with `at: ["k = -3"]`: the function's value written twice, at one point."""
-    match = re.fullmatch(r"\s*([A-Za-z]\w*)('*)\s*\((.*)\)\s*", expression, re.S)
-    if match is None or match.group(1) not in workspace.names or len(points) != 1:
-        return False
-    written = [a.strip() for a in split_top_level(match.group(3))]
-    given = [p.partition("=")[2] if "=" in p else p for p in split_top_level(str(points[0]))]
-    try:
-        return len(written) == len(given) and all(
-            parse_expression(a) == parse_expression(b) for a, b in zip(written, given, strict=True)
-        )
-    except ToolError:
-        return False
 
 
 def _closed(resolved: dict[str, Any]) -> bool:

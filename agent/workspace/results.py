@@ -16,6 +16,7 @@ import sympy as sp
 
 from agent.messages import ToolResultMessage
 from tools.formatting import exact
+from tools.listed_extremes import BOTH, LARGEST, SMALLEST
 
 # "solutions": a system's solutions, each a point `x = 2, y = 1` (used as a point, in `at`).
 ItemKind = Literal["equation", "expression", "function", "roots", "solutions", "value", "values"]
@@ -26,6 +27,8 @@ MAX_ITEM_VALUES = 50
 _EXTREMES = {"max": "maximum", "min": "minimum"}
 # The origin of an extrema result without a kind: its values are the critical points' x.
 CRITICAL_POINTS = "critical points"
+# Extrema of listed values (an id of roots): labelled by what the tool took of them.
+LISTED = (BOTH, LARGEST, SMALLEST)
 _SIDES = {"left": "-", "right": "+"}
 _EQUALS_ZERO = re.compile(r"\s*=\s*0$")
 _LIMIT_POINT = re.compile(r" as (\S+) → (.+)$")
@@ -93,6 +96,9 @@ def origin(tool: str, arguments: dict[str, Any], subject: str, result: ToolResul
         at = args.get("at") or []
         return f"{subject} at {', '.join(map(str, at))}" if at else subject
     if tool == "extrema":
+        listed = next((w for w in LISTED if result.subject.startswith(w)), None)
+        if listed is not None:  # the largest of a list of values (`#2`): no function's
+            return f"{listed} {subject}"
         what = _EXTREMES.get(str(args.get("kind")), CRITICAL_POINTS)
         return f"{what} of {subject}{_interval(args.get('lower'), args.get('upper'))}"
     if tool == "tangent":

@@ -7,7 +7,11 @@ what ran. Each reads math and fields, never the request's words:
 - a derivative of `h'''` with no order or order 3 is `h` with order 3 (the primes and the
   order say the same: not the sixth derivative);
 - an evaluation whose expression works on an item's values (`(#2)^2`, `sum(#2)`) and whose
-  points are those values again runs with no points (each root is used once, not twice).
+  points are those values again runs with no points (each root is used once, not twice);
+- a function's value with its point written twice (`q(-3)` at `k = -3`), or the function
+  named twice (`q(#3)` at a point, #3 being q or q's roots), is q at that point;
+- a math field that also says the tool's own operation and bounds its other fields hold
+  ("integrate h from 0 to 1") holds the math alone (`h`).
 """
 
 from __future__ import annotations
@@ -17,11 +21,16 @@ from typing import Any
 
 from agent.workspace.pointing import values_item
 from agent.workspace.record import Workspace, ids_in, math_key
+from agent.workspace.resolve import MATH_FIELDS, echo_removed
 from tools.errors import ToolError
 from tools.operators import written_bounds
+from tools.parsing import parse_expression, split_top_level
 
 # A function's name with primes, alone: `f'''`, `h''(t)`.
 _PRIMED = re.compile(r"\s*(?P<name>[^\W\d]\w*)(?P<primes>'+)\s*(?:\(\s*[^\W\d]\w*\s*\))?\s*")
+
+# A function's name applied: `q(-3)`, `f'(#2)`.
+_APPLIED = re.compile(r"\s*(?P<name>[^\W\d]\w*)(?P<primes>'*)\s*\((?P<args>.*)\)\s*", re.S)
 
 # An id, or a combination of one (`sum(#2)`), as it stands in an expression.
 _ID_OR_COMBINATION = re.compile(r"\b[A-Za-z]+\s*\(\s*#\d+\s*\)|#\d+(?:\[-?\d+\])?")
@@ -29,12 +38,51 @@ _ID_OR_COMBINATION = re.compile(r"\b[A-Za-z]+\s*\(\s*#\d+\s*\)|#\d+(?:\[-?\d+\])
 
 def said_once(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
     """The call's arguments with each thing said once (an equal dict when nothing was)."""
-    arguments = bounds_in_fields(tool, arguments)
+    arguments = _operation_said_once(tool, bounds_in_fields(tool, arguments), workspace)
     if tool == "derivative":
         arguments = _primes_as_order(arguments, workspace)
     if tool == "evaluate":
-        arguments = _values_given_again(arguments, workspace)
+        arguments = _point_said_once(_values_given_again(arguments, workspace), workspace)
     return arguments
+
+
+def _operation_said_once(
+    tool: str, arguments: dict[str, Any], workspace: Workspace
+) -> dict[str, Any]:
+    """The main math field without the tool's own verb (`resolve.echo_removed`): stored so,
+    the workspace names the result by its math and the model reads back a clean call."""
+    fields = MATH_FIELDS.get(tool, ())
+    if not fields or not isinstance(value := arguments.get(fields[0]), str):
+        return arguments
+    alone = echo_removed(tool, fields[0], value, arguments, workspace)
+    return arguments if alone is None else {**arguments, fields[0]: alone}
+
+
+def _point_said_once(arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
+    """`q(-3)` at `k = -3`: q's value at -3 (no point left to put in). `q(#3)` at a point,
+    #3 being q or an item made from q (its roots): q at the point."""
+    at = arguments.get("at")
+    match = _APPLIED.fullmatch(str(arguments.get("expression") or ""))
+    if not isinstance(at, list) or len(at) != 1 or match is None:
+        return arguments
+    named = workspace.names.get(match["name"])
+    if named is None:
+        return arguments
+    written = [a.strip() for a in split_top_level(match["args"])]
+    cited = re.fullmatch(r"#(\d+)", written[0]) if len(written) == 1 else None
+    if cited is not None:
+        item = workspace.get(int(cited.group(1)))
+        if item is not None and named.number in (item.number, item.source):
+            return {**arguments, "expression": match["name"] + match["primes"]}
+        return arguments
+    given = [p.partition("=")[2] if "=" in p else p for p in split_top_level(str(at[0]))]
+    try:
+        same = len(written) == len(given) and all(
+            parse_expression(a) == parse_expression(b) for a, b in zip(written, given, strict=True)
+        )
+    except ToolError:
+        return arguments
+    return {**arguments, "at": []} if same else arguments
 
 
 def bounds_in_fields(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:

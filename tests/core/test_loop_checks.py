@@ -1,12 +1,13 @@
 """The agent loop's checks for small models, through a scripted model: answers with numbers
-no tool computed are sent back once; a calculus call in a letter its math lacks is fitted.
+no tool computed are sent back once; a calculus call in a letter its math lacks is fitted;
+an evaluation at a number the person gave to another letter is refused.
 Each reads math only, never the request's words."""
 
 from __future__ import annotations
 
 from agent.core.loop import Agent, SmallModelAids
 from agent.testing.in_process import InProcessModel
-from agent.testing.replies import derivative, done, evaluate, solve
+from agent.testing.replies import derivative, done, evaluate, solve, tool_call
 from tests.core.test_loop import make_agent
 
 
@@ -100,3 +101,35 @@ def test_an_answer_to_new_math_that_no_tool_worked_on_is_sent_back_once() -> Non
     noted = InProcessModel([done("Noted: f(x) = x^2 + 1.")])
     agent = make_agent(noted, aids=SmallModelAids(verify_answers=True))
     assert agent.run_turn("let f(x) = x^2 + 1").reply.text == "Noted: f(x) = x^2 + 1."
+
+
+def test_an_evaluation_at_a_number_the_person_gave_another_letter_is_refused() -> None:
+    """`w = 3` said, the call's math in k: it points at other math than the person means,
+    and the refusal names the math in w (a silent wrong value otherwise)."""
+    model = InProcessModel(
+        [
+            tool_call("integral", expression="k^2 + 1", variable="k"),
+            done("k^3/3 + k"),
+            solve("g = 0"),
+            done("w = 1, w = 4"),
+            evaluate("#2", "3"),
+            evaluate("g", "3"),
+            done("g(3) = -2"),
+        ]
+    )
+    agent = make_agent(model, aids=SmallModelAids(fit_variable=True))
+    agent.run_turn("an antiderivative of k^2 + 1")
+    agent.run_turn("let g(w) = w^2 - 5w + 4; where is it zero?")
+    refused, ran = (r for _c, r in agent.run_turn("evaluate that at w = 3").tool_runs)
+    assert not refused.ok
+    assert refused.text == (
+        "The request gives w = 3, but #2 is in k; the math in w is #3: use the one the request "
+        "means."
+    )
+    assert ran.ok and ran.values == ("-2",)
+    # said in the math's own letter, or with no other math in that letter: the call stands
+    for request in ("evaluate that at k = 3", "evaluate that at z = 3"):
+        model = InProcessModel([evaluate("#1", "3"), done("12")])
+        agent = make_agent(model, aids=SmallModelAids(fit_variable=True))
+        ((_c, ran),) = agent.run_turn(f"k^2 + 3; {request}").tool_runs
+        assert ran.ok and ran.values == ("12",)

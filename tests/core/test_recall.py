@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from agent import wire
 from agent.context.registry import make_strategy
 from agent.core.loop import Agent
 from agent.core.recall import recall
@@ -52,6 +53,8 @@ def test_recall_finds_items_by_id_and_by_name() -> None:
     assert lookup("#4").startswith("#4 derivative of differentiate 3x^3 + 2x: 9*x^2 + 2")
     assert lookup("#2 and #4").splitlines()[0].startswith("#2 ")
     assert lookup("g").startswith("#5 function g (you; cubic): g(t) = t^3 - t")
+    # what it found is for the next call: its last line says so
+    assert lookup("g").splitlines()[-1] == wire.AFTER_RECALL
 
 
 def test_recall_finds_items_and_tasks_by_their_math() -> None:
@@ -85,5 +88,5 @@ def test_the_loop_answers_recall_from_the_whole_conversation() -> None:
     assert result.ok and result.reply.text == "1 and 25."
     (call, found), (_, squared) = result.tool_runs
     assert call.tool == "recall" and found.ok
-    assert found.text == "#2 roots of #1: x = -1, x = 5"
+    assert found.text == f"#2 roots of #1: x = -1, x = 5\n{wire.AFTER_RECALL}"
     assert squared.ok and squared.values == ("1", "25")

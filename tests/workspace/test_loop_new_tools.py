@@ -273,3 +273,33 @@ def test_a_bad_value_in_a_new_field_is_a_one_sentence_tool_error(
     assert turn.ok and turn.error is None  # the turn goes on to the model's answer
     assert not result.ok and error in result.text
     assert "\n" not in result.text and result.text.endswith(".") and len(result.text) < 400
+
+
+@pytest.mark.parametrize(
+    ("kind", "said", "line"),
+    [
+        ("max", "the largest of -3, -2 is -2", "#3 largest of #2: -2"),
+        ("min", "the smallest of -3, -2 is -3", "#3 smallest of #2: -3"),
+        (None, "the smallest is -3, the largest -2", "#3 smallest and largest of #2: -3, -2"),
+    ],
+)
+def test_the_extremes_of_an_id_of_roots_are_the_largest_and_smallest_root(
+    kind: str | None, said: str, line: str
+) -> None:
+    """An id of several values in extrema is the list of them (a finite set's largest)."""
+    agent = Agent(
+        model=InProcessModel(
+            [
+                solve("#1"),
+                done("x = -3, x = -2"),
+                tool_call("extrema", expression="#2", kind=kind),
+                done("ok"),
+            ]
+        ),
+        strategy=make_strategy("window"),
+    )
+    agent.run_turn("solve x^2 + 5x + 6 = 0")
+    turn = agent.run_turn("which root is the largest?")
+    result = only_result(turn)
+    assert result.ok and said in result.text
+    assert build(agent.session.conversation()).items[-1].line() == line

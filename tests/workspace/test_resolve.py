@@ -164,6 +164,11 @@ def test_a_result_named_by_its_own_line_is_that_result() -> None:
 def test_english_in_a_math_field_is_refused_not_read_as_letters(workspace: Workspace) -> None:
     with pytest.raises(ReferenceProblem, match="'derivative' is a word, not math"):
         resolve_arguments("derivative", {"expression": "derivative of h"}, workspace)
+    with pytest.raises(ReferenceProblem, match="'antiderivative' is a word") as refused:
+        resolve_arguments("derivative", {"expression": "the antiderivative"}, workspace)
+    # the newest items by what they are, newest first: the model picks one by its id
+    newest = "the newest are #3 function h; #2 roots of #1; #1 equation."
+    assert refused.value.message.endswith(newest)
     # names the parser knows are math
     assert resolve_arguments("evaluate", {"expression": "sqrt(theta)", "at": []}, workspace)
 
@@ -300,11 +305,52 @@ def test_equations_are_cited_by_their_place() -> None:
 def test_a_function_value_written_with_its_point_again_is_that_value(
     workspace: Workspace,
 ) -> None:
-    once = resolve_arguments("evaluate", {"expression": "h(3)", "at": []}, workspace)
-    twice = resolve_arguments("evaluate", {"expression": "h(3)", "at": ["t = 3"]}, workspace)
-    assert twice == once
+    once = {"expression": "h(3)", "at": []}
+    assert said_once("evaluate", {"expression": "h(3)", "at": ["t = 3"]}, workspace) == once
+    assert said_once("evaluate", {"expression": "h(3)", "at": ["3"]}, workspace) == once
+    other = {"expression": "h(3)", "at": ["2"]}
+    assert said_once("evaluate", other, workspace) == other
     with pytest.raises(ReferenceProblem, match="leaves no variable to put 2 into"):
-        resolve_arguments("evaluate", {"expression": "h(3)", "at": ["2"]}, workspace)
+        resolve_arguments("evaluate", other, workspace)
+
+
+@pytest.mark.parametrize("cited", ["#1", "#2"])
+def test_a_function_named_twice_with_a_point_is_the_function_at_the_point(
+    workspace: Workspace, cited: str
+) -> None:
+    """`h(#1)` at a point, #1 being h itself, or h(#2) with #2 made from h (its roots): h
+    there. An id of another item inside h (#3) stays h of that item."""
+    roots_of_h = build(
+        [
+            UserMessage(text="let h(t) = t^2 - 1; where is it zero?"),
+            ToolCall(call_id="a", tool="solve", arguments={"equation": "h = 0"}),
+            ToolResultMessage(
+                call_id="a",
+                tool="solve",
+                ok=True,
+                text="t = -1, t = 1",
+                item="#2",
+                values=("-1", "1"),
+                subject="t**2 - 1 = 0 for t",
+            ),
+            UserMessage(text="solve x^2 = 4"),
+        ]
+    )
+    called = {"expression": f"h({cited})", "at": ["t = 3"]}
+    assert said_once("evaluate", called, roots_of_h) == {"expression": "h", "at": ["t = 3"]}
+    other = {"expression": "h(#3)", "at": ["t = 3"]}
+    assert said_once("evaluate", other, roots_of_h) == other
+    without_point = {"expression": f"h({cited})", "at": []}
+    assert said_once("evaluate", without_point, roots_of_h) == without_point
+
+
+def test_a_field_that_says_its_own_operation_is_stored_as_its_math(
+    workspace: Workspace,
+) -> None:
+    called = {"expression": "integrate h from 0 to 2", "lower": "0", "upper": "2"}
+    assert said_once("integral", called, workspace)["expression"] == "h"
+    other = {"expression": "differentiate h", "lower": "0", "upper": "2"}
+    assert said_once("integral", other, workspace) == other
 
 
 def test_roots_used_as_one_expression_point_to_the_equation_they_solve(
