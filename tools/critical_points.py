@@ -63,7 +63,7 @@ class Analysis:
     @property
     def where(self) -> str:
         """`` on [0, 5]`` (or nothing on the whole real line)."""
-        return "" if self.pieces == [sp.S.Reals] else f" on {_region_text(self.pieces)}"
+        return "" if self.pieces == [sp.S.Reals] else f" on {region_text(self.pieces)}"
 
 
 def analyse(
@@ -78,8 +78,8 @@ def analyse(
             f"The expression also contains {names_of(others)}: give {them} first (the extrema "
             f"tool needs a function of {var} alone)."
         )
-    low = _bound(lower, var, "The lower bound", -sp.oo)
-    high = _bound(upper, var, "The upper bound", sp.oo)
+    low = read_bound(lower, var, "The lower bound", -sp.oo)
+    high = read_bound(upper, var, "The upper bound", sp.oo)
     if not bool(low < high):
         raise ToolError(
             f"The lower bound {short(low)} must be smaller than the upper bound {short(high)}."
@@ -101,7 +101,8 @@ def analyse(
 # Reading
 
 
-def _bound(raw: object, var: sp.Symbol, what: str, default: sp.Expr) -> sp.Expr:
+def read_bound(raw: object, var: sp.Symbol | None, what: str, default: sp.Expr) -> sp.Expr:
+    """A real bound (or +-oo), `default` when left out; `var=None` for a list of numbers."""
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return default
     value = read_point(raw, var, what)
@@ -119,13 +120,13 @@ def _pieces(f: sp.Expr, x: sp.Symbol, region: sp.Interval) -> list[sp.Interval]:
     parts = domain.args if isinstance(domain, sp.Union) else (domain,)
     if any(not isinstance(p, (sp.Interval, sp.FiniteSet)) for p in parts):
         raise ToolError(
-            f"The expression has infinitely many breaks on {_region_text([region])}: give an "
+            f"The expression has infinitely many breaks on {region_text([region])}: give an "
             "interval with lower and upper."
         )
     pieces = [p for p in parts if isinstance(p, sp.Interval)]
     if not pieces:
         raise ToolError(
-            f"The expression is not defined as a real function on {_region_text([region])}."
+            f"The expression is not defined as a real function on {region_text([region])}."
         )
     return pieces
 
@@ -406,7 +407,8 @@ def _constant_value(f: sp.Expr, x: sp.Symbol, pieces: list[sp.Interval]) -> sp.E
     return tidy(sp.simplify(f.subs(x, point)))
 
 
-def _region_text(pieces: list[sp.Interval]) -> str:
+def region_text(pieces: list[sp.Interval]) -> str:
+    """`[0, 5]`, `(-oo, 0] ∪ [2, oo)`, or "the real line"."""
     if pieces == [sp.S.Reals]:
         return "the real line"
     texts = []

@@ -111,18 +111,21 @@ def as_real(expr: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, sp.Symbol]:
     return expr.xreplace({var: real}), real
 
 
-def read_point(raw: object, var: sp.Symbol, what: str) -> sp.Expr:
-    """A point on ``var``'s axis: a number, text, or ``"x = 3"`` / ``"x -> 0"`` naming it."""
+def read_point(raw: object, var: sp.Symbol | None, what: str) -> sp.Expr:
+    """A point on ``var``'s axis: a number, text, or ``"x = 3"`` / ``"x -> 0"`` naming it
+    (``var=None``: a point on a line of numbers, whatever letter names it)."""
     if isinstance(raw, str):
         match = _NAMED_POINT.fullmatch(raw)
         if match is not None:
             named = read_variable(match.group("name"))
-            if named != var.name:
+            if var is not None and named != var.name:
                 raise ToolError(
                     f"{what} '{short(raw)}' is about {named}, but the expression's variable is "
                     f"{var}."
                 )
             raw = match.group("value")
+    if var is None:
+        return to_value(raw, what)
     value = to_value(raw, what, keep(var.name))
     if var in value.free_symbols:
         raise ToolError(f"{what} cannot contain the variable {var} itself.")

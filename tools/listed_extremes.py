@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import sympy as sp
 
+from tools.critical_points import read_bound, region_text
 from tools.errors import ToolError
 from tools.formatting import with_decimal
+from tools.inputs import short
 from tools.parsing import parse_expression, split_top_level
 from tools.result import ToolResult
 
@@ -47,10 +49,16 @@ def listed_extremes(
     values: list[sp.Expr], lower: object, upper: object, want: str | None
 ) -> ToolResult:
     """The largest (`want="max"`), the smallest (`"min"`) or both of `values` in the bounds."""
-    low, high = _bound(lower, "lower"), _bound(upper, "upper")
+    low = read_bound(lower, None, "The lower bound", -sp.oo)
+    high = read_bound(upper, None, "The upper bound", sp.oo)
+    if not bool(low < high):
+        raise ToolError(
+            f"The lower bound {short(low)} must be smaller than the upper bound {short(high)}."
+        )
     listed = ", ".join(sp.sstr(v) for v in values)
     kept = [v for v in values if bool(low <= v) and bool(v <= high)]
-    where = "" if (low, high) == (-sp.oo, sp.oo) else f" in {_interval(low, high)}"
+    region = sp.Interval(low, high)
+    where = "" if region == sp.S.Reals else f" in {region_text([region])}"
     if not kept:
         raise ToolError(f"None of {listed} lies{where}: leave lower and upper out for all of them.")
     largest, smallest = max(kept, key=_key), min(kept, key=_key)
@@ -70,20 +78,3 @@ def listed_extremes(
 def _key(value: sp.Expr) -> sp.Expr:
     """A value's place in the order (50 digits: 10^400 stays comparable, unlike a float)."""
     return sp.N(value, 50)
-
-
-def _bound(raw: object, side: str) -> sp.Expr:
-    default = -sp.oo if side == "lower" else sp.oo
-    if raw is None or (isinstance(raw, str) and not raw.strip()):
-        return default
-    text = str(raw).partition("=")[2] if "=" in str(raw) else str(raw)
-    value = parse_expression(text, what=f"The {side} bound")
-    if value.free_symbols or not (value.is_extended_real or value in (sp.oo, -sp.oo)):
-        raise ToolError(f"The {side} bound must be a real number, not '{raw}'.")
-    return value
-
-
-def _interval(low: sp.Expr, high: sp.Expr) -> str:
-    left = "(-oo" if low == -sp.oo else f"[{sp.sstr(low)}"
-    right = "oo)" if high == sp.oo else f"{sp.sstr(high)}]"
-    return f"{left}, {right}"

@@ -61,8 +61,10 @@ def _readable(tool: str, arguments: dict[str, Any]) -> bool:
     return True
 
 
+# A number as a point is written: `3`, `-1.5`, `2/3`.
+_NUMBER = r"-?\d+(?:\.\d+)?(?:/\d+)?"
 # `w = 3` written by the person: a letter given a number.
-_ASSIGNED = re.compile(r"(?<![A-Za-z_])([A-Za-z])\s*=\s*(-?\d+(?:\.\d+)?(?:/\d+)?)(?![\d.])")
+_ASSIGNED = re.compile(rf"(?<![A-Za-z_])([A-Za-z])\s*=\s*({_NUMBER})(?![\d.])")
 
 
 def foreign_point(
@@ -80,7 +82,7 @@ def foreign_point(
         letters = math_key(str(resolved.get("expression") or "")).free_symbols
     except (ToolError, ValueError, TypeError, RecursionError):
         return None
-    if len(letters) != 1 or not re.fullmatch(r"-?\d+(?:\.\d+)?(?:/\d+)?", point):
+    if len(letters) != 1 or not re.fullmatch(_NUMBER, point):
         return None
     (letter,) = (str(s) for s in letters)
     said = {name for name, number in _ASSIGNED.findall(message) if number == point}
