@@ -188,11 +188,10 @@ def _unknown_names(variables: object) -> list[str]:
     if variables is None:
         return []
     if isinstance(variables, str):
-        raw: list[object] = [
-            w for part in split_top_level(variables) for w in _SPACES.split(part.strip()) if w
-        ]
+        raw: list[object] = _split_names(variables)
     elif isinstance(variables, (list, tuple)):
-        raw = list(variables)
+        # ["a, c"] is the list ["a", "c"] written as one string: each string is split too
+        raw = [w for v in variables for w in (_split_names(v) if isinstance(v, str) else [v])]
     else:
         raise ParseError(
             f"The variables must be text such as 'x, y' or a list of names, not "
@@ -208,6 +207,11 @@ def _unknown_names(variables: object) -> list[str]:
             f"The solve_system tool solves for at most {MAX_UNKNOWNS} unknowns, not {len(names)}."
         )
     return names
+
+
+def _split_names(text: str) -> list[object]:
+    """`"x, y"` or `"x y"` -> `["x", "y"]`."""
+    return [w for part in split_top_level(text) for w in _SPACES.split(part.strip()) if w]
 
 
 def _unknowns(names: list[str], free: set[sp.Symbol]) -> list[sp.Symbol]:
