@@ -220,3 +220,10 @@ def test_odd_arguments_never_raise(value: object) -> None:
         tools.series("sin x", "0", value, timeout=2.0),  # type: ignore[arg-type]
     ):
         _check(result)
+
+
+def test_a_huge_value_in_an_error_sentence_is_its_decimal() -> None:
+    # found by the property above: a point far off a curve stated a 200-digit value
+    result = tools.tangent("x^20", [10**10, 10**10], timeout=LIMIT)
+    _check(result)
+    assert not result.ok and result.text.endswith("the value is ≈ 1.0e+200.")
