@@ -15,6 +15,7 @@ from baml_py.errors import BamlValidationError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agent.accounting.prompt_meter import meter
 from agent.accounting.tokenizer import count_messages
 from agent.context.base import Compaction, CompactionInput
 from agent.context.common import (
@@ -355,9 +356,12 @@ def test_summarizer_failures_are_recorded_by_the_agent() -> None:
     assert model.ledger.count("SummarizeContext") == 1  # its cost is still accounted
 
 
-# A budget small enough that a few tasks pass it (shared with test_budget.py); the system
-# prompt alone is ~970 tokens.
-SMALL = BudgetConfig(window_tokens=1656, reserve_output_tokens=200, target_tokens=1256)
+# A budget small enough that a few tasks pass it (shared with test_budget.py), counted above
+# the system prompt so that a longer prompt does not change what fits.
+_SYSTEM = meter().system_tokens
+SMALL = BudgetConfig(
+    window_tokens=_SYSTEM + 587, reserve_output_tokens=200, target_tokens=_SYSTEM + 187
+)
 
 
 # -- every strategy, on random histories -----------------------------------------------------------
