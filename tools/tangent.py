@@ -140,4 +140,7 @@ def _slope_text(value: sp.Expr) -> str:
 def _in_sentence(value: sp.Expr) -> str:
     """A value as an error sentence states it: exact when short, else its decimal."""
     text = with_decimal(value)
-    return text if len(text) <= 60 else f"≈ {decimal(value)}"
+    if len(text) <= 60:
+        return text
+    approx = decimal(value)
+    return f"≈ {approx}" if approx is not None else short(text)
