@@ -18,7 +18,15 @@ import sympy as sp
 from tools.errors import LimitError, ToolError
 from tools.formatting import exact, tidy, with_decimal
 from tools.function_notation import Function, Reading, Target, read, read_call, substitute
-from tools.inputs import choose_variable, keep, names_of, read_function, read_variable, to_value
+from tools.inputs import (
+    choose_variable,
+    in_sentence,
+    keep,
+    names_of,
+    read_function,
+    read_variable,
+    to_value,
+)
 from tools.operators import expand_listing
 from tools.parsing import parse_assignments, parse_name
 from tools.result import ToolResult
@@ -305,5 +313,5 @@ def _undefined(expr: sp.Expr, mapping: dict[sp.Symbol, sp.Expr], shown: str) -> 
         except Exception:
             limit = None
         if limit is not None and limit.is_finite and not limit.has(sp.Limit):
-            return f"{message}; its limit there is {with_decimal(limit)}."
+            return f"{message}; its limit there is {in_sentence(limit)}."
     return f"{message} (division by zero or similar)."

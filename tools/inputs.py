@@ -14,6 +14,7 @@ from fractions import Fraction
 import sympy as sp
 
 from tools.errors import ParseError, ToolError
+from tools.formatting import decimal, with_decimal
 from tools.function_notation import read_expression
 from tools.parsing import Parsed, parse, parse_expression, parse_name
 
@@ -185,3 +186,12 @@ def short(value: object) -> str:
     text = sp.sstr(value) if isinstance(value, sp.Basic) else str(value)
     flat = " ".join(text.split())
     return flat if len(flat) <= 60 else flat[:57] + "..."
+
+
+def in_sentence(value: sp.Expr) -> str:
+    """A computed value as a sentence states it: exact when short, else its decimal."""
+    text = with_decimal(value)
+    if len(text) <= 60:
+        return text
+    approx = decimal(value)
+    return f"≈ {approx}" if approx is not None else short(text)

@@ -17,8 +17,8 @@ import re
 import sympy as sp
 
 from tools.errors import ToolError
-from tools.formatting import decimal, tidy, with_decimal
-from tools.inputs import as_real, read_point, read_univariate, short, to_value
+from tools.formatting import tidy, with_decimal
+from tools.inputs import as_real, in_sentence, read_point, read_univariate, short, to_value
 from tools.parsing import split_top_level
 from tools.result import ToolResult
 
@@ -43,7 +43,7 @@ def tangent(expression: str, at: object, variable: str | None = None) -> ToolRes
     if y_given is not None and sp.simplify(y_given - y0) != 0:
         raise ToolError(
             f"The point ({shown}, {short(y_given)}) is not on the curve: at {var} = {shown} "
-            f"the value is {_in_sentence(y0)}."
+            f"the value is {in_sentence(y0)}."
         )
     slope = None if f.has(*_NOT_SMOOTH) else _finite(sp.diff(f, x).subs(x, x0))
     if slope is None:
@@ -135,12 +135,3 @@ def _side_limit(quotient: sp.Expr, h: sp.Symbol, side: str) -> sp.Expr | None:
 
 def _slope_text(value: sp.Expr) -> str:
     return {sp.oo: "∞", -sp.oo: "-∞"}.get(value, with_decimal(value))
-
-
-def _in_sentence(value: sp.Expr) -> str:
-    """A value as an error sentence states it: exact when short, else its decimal."""
-    text = with_decimal(value)
-    if len(text) <= 60:
-        return text
-    approx = decimal(value)
-    return f"≈ {approx}" if approx is not None else short(text)

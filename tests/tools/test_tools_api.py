@@ -159,6 +159,13 @@ def test_evaluate_errors() -> None:
     assert not tools.evaluate("x", [1, 2]).ok
 
 
+def test_a_long_limit_in_an_error_sentence_is_stated_as_its_decimal() -> None:
+    long_constant = " + ".join(f"sqrt({k})" for k in range(2, 30))
+    error = tools.evaluate(f"({long_constant}) * sin(x - 1)/(x - 1)", "1").error
+    assert "limit there is ≈ " in error
+    assert "sqrt(29)" not in error and len(error) < 160
+
+
 def test_indefinite_integrals() -> None:
     result = tools.integral("x^2")
     assert result.text == "∫ x**2 dx = x**3/3 + C"
