@@ -88,7 +88,19 @@ def unverified_numbers(answer: str, context: list[Message]) -> list[str]:
     ).translate(_SUPERSCRIPTS)
     known = set(_NUMBER.findall(said))
     stated = _STATED_NUMBER.findall(without_ids(answer))
-    return list(dict.fromkeys(n for n in stated if n not in known))
+    return list(dict.fromkeys(n for n in stated if n not in known and not _rounded(n, known)))
+
+
+def _rounded(stated: str, known: set[str]) -> bool:
+    """A decimal that rounds a known one to fewer places (0.333 from 0.3333): a person may
+    ask for a number of decimals, and the answer is still the tool's."""
+    places = len(stated.partition(".")[2])
+    if not places:
+        return False
+    return any(
+        len(k.partition(".")[2]) > places and abs(float(k) - float(stated)) <= 0.5 * 10.0**-places
+        for k in known
+    )
 
 
 # Arithmetic as an answer writes it out: numbers, operators and brackets, then "= number".

@@ -101,7 +101,8 @@ class SmallModelAids:
     for hosted models, which pay for none of it. Each reads math, never the request's words."""
 
     # Ask once per turn to compute with a tool the numbers an answer states that no tool
-    # computed: small models do arithmetic by themselves.
+    # computed (small models do arithmetic by themselves); an answer that still states such
+    # numbers after that gives way to the turn's last tool result.
     verify_answers: bool = False
     # A derivative or integral call in a letter its math lacks runs in the math's one letter
     # (computed as a constant it would answer 0).
@@ -113,6 +114,16 @@ class SmallModelAids:
     @classmethod
     def every(cls) -> SmallModelAids:
         return cls(verify_answers=True, fit_variable=True, keep_latest_task=True)
+
+
+def _held_to_tool(runs: list[tuple[ToolCall, ToolResultMessage]]) -> str | None:
+    """The answer a turn's last successful tool result gives, for an answer that still states
+    numbers no tool computed after it was asked once to compute them: a small model may
+    quote a result wrongly ("4 - 5*12 = -52" after the tool said 4)."""
+    for _call, ran in reversed(runs):
+        if ran.ok and ran.item is not None:
+            return f"{ran.text} ({ran.item})"
+    return None
 
 
 def _with_workspace(
@@ -222,7 +233,7 @@ class Agent:
         on_progress: ProgressObserver | None,
     ) -> AssistantMessage:
         made: set[str] = set()
-        checked = False
+        asked = False
         # The reply the next step must be: a message when the model repeats a call, a math
         # tool call when its answer stated numbers no tool computed (once each per turn).
         wanted: Wanted = "any"
@@ -256,14 +267,16 @@ class Agent:
                     note=note if note and note_is_grounded(note, self._task_text()) else None,
                 )
                 doubt = None
-                if not checked and self.aids.verify_answers:
+                if self.aids.verify_answers:
                     doubt = self._unverified(reply, fresh if not result.tool_runs else [])
-                checked = True
-                if doubt is not None:  # once per turn: asked again, held to a tool call
+                if doubt is not None and not asked:  # once per turn: held to a tool call
+                    asked = True
                     request = ChatMessage(role=wire.USER, content=doubt)
                     follow_up = [reply.to_chat(), request]
                     wanted = "tool"
                     continue
+                if doubt is not None and (held := _held_to_tool(result.tool_runs)) is not None:
+                    reply = reply.model_copy(update={"text": held})
                 self.session.append(reply)
                 return reply
             follow_up = []

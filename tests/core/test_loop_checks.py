@@ -36,6 +36,34 @@ def test_an_answer_with_numbers_no_tool_computed_is_checked_once() -> None:
     assert make_agent(quiet).run_turn("square -3 and -2").reply.text.endswith("13.")
 
 
+def test_an_answer_that_still_misquotes_the_tool_gives_way_to_the_tool_s_result() -> None:
+    model = InProcessModel(
+        [
+            done("4^3 - 5*12 = -52."),
+            evaluate("4^3 - 5*12"),
+            done("4 - 5*12 = -52 (#2)."),  # the tool said 4: quoted wrongly a second time
+        ]
+    )
+    agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
+    result = agent.run_turn("calculate 4^3 - 5*12")
+    ((_call, ran),) = result.tool_runs
+    assert ran.ok and ran.values == ("4",)
+    assert result.reply.text == f"{ran.text} ({ran.item})"
+    assert "52" not in result.reply.text and result.llm_calls == 3
+    # Without a successful tool result there is nothing to hold the answer to: it stands.
+    model = InProcessModel([done("It is -52."), evaluate("4^3 - 5*"), done("It is -52.")])
+    agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
+    assert agent.run_turn("calculate 4^3 - 5*12").reply.text == "It is -52."
+
+
+def test_a_decimal_rounded_from_a_tool_s_decimal_is_the_tool_s_number() -> None:
+    model = InProcessModel([evaluate("1/3 + 1/7"), done("To three decimals it is 0.476.")])
+    agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
+    result = agent.run_turn("1/3 + 1/7 to three decimals")
+    assert result.tool_runs[0][1].text.endswith("≈ 0.4762")
+    assert result.reply.text == "To three decimals it is 0.476." and result.llm_calls == 2
+
+
 def _solved_quartic(model: InProcessModel, aids: SmallModelAids) -> Agent:
     """An agent whose chat holds a quartic with constant 24 and roots -4, -2, -1, 3."""
     agent = make_agent(model, aids=aids)
