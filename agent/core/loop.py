@@ -102,7 +102,7 @@ class SmallModelAids:
 
     # Ask once per turn to compute with a tool the numbers an answer states that no tool
     # computed (small models do arithmetic by themselves); an answer that still states such
-    # numbers after that gives way to the turn's last tool result.
+    # numbers after that gives way to the turn's tool results.
     verify_answers: bool = False
     # A derivative or integral call in a letter its math lacks runs in the math's one letter
     # (computed as a constant it would answer 0).
@@ -117,13 +117,11 @@ class SmallModelAids:
 
 
 def _held_to_tool(runs: list[tuple[ToolCall, ToolResultMessage]]) -> str | None:
-    """The answer a turn's last successful tool result gives, for an answer that still states
-    numbers no tool computed after it was asked once to compute them: a small model may
-    quote a result wrongly ("4 - 5*12 = -52" after the tool said 4)."""
-    for _call, ran in reversed(runs):
-        if ran.ok and ran.item is not None:
-            return f"{ran.text} ({ran.item})"
-    return None
+    """The answer the turn's successful tool results give, in order, for an answer that still
+    states numbers no tool computed after it was asked once to compute them: a small model
+    may quote a result wrongly ("4 - 5*12 = -52" after the tool said 4)."""
+    results = [f"{ran.text} ({ran.item})" for _call, ran in runs if ran.ok and ran.item]
+    return "; ".join(dict.fromkeys(results)) or None
 
 
 def _with_workspace(

@@ -50,6 +50,20 @@ def test_an_answer_that_still_misquotes_the_tool_gives_way_to_the_tool_s_result(
     assert ran.ok and ran.values == ("4",)
     assert result.reply.text == f"{ran.text} ({ran.item})"
     assert "52" not in result.reply.text and result.llm_calls == 3
+    # Every result of the turn is stated, in order: the steps a word problem took.
+    model = InProcessModel(
+        [
+            solve("x + y = 80", variable="y"),
+            solve("80 - x - x = 26", variable="x"),
+            done("The numbers are 27 and 54."),
+            solve("80 - x - x = 26", variable="x"),  # repeated: not run again
+            done("The numbers are 27 and 54."),
+        ]
+    )
+    agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
+    result = agent.run_turn("two numbers make 80 and the larger minus the smaller is 26")
+    first, second = (ran for _call, ran in result.tool_runs)
+    assert result.reply.text == f"{first.text} ({first.item}); {second.text} ({second.item})"
     # Without a successful tool result there is nothing to hold the answer to: it stands.
     model = InProcessModel([done("It is -52."), evaluate("4^3 - 5*"), done("It is -52.")])
     agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
