@@ -42,6 +42,7 @@ from agent.eval.cases import (
     subset,
 )
 from agent.eval.generate import make_cases
+from agent.eval.rejudge import rejudged
 from agent.eval.report import (
     SeedSpread,
     SetFigures,
@@ -295,6 +296,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--out", type=Path, help="also write the JSON, every turn included")
     parser.add_argument("--misses", action="store_true", help="list every wrong answer")
+    parser.add_argument(
+        "--rejudge",
+        type=Path,
+        metavar="RUN.json",
+        help="judge a run saved with --out again, with today's judge (no model needed)",
+    )
     return parser
 
 
@@ -322,6 +329,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.rejudge is not None:
+        return _rejudge(args)
     console = Console(stderr=True, highlight=False)
     options = RuntimeOptions(
         provider=args.provider, base_url=args.base_url, model=args.model, save=False
@@ -378,3 +387,31 @@ def main(argv: list[str] | None = None) -> int:
         if args.misses:
             print_misses(out, outcomes)
     return 0 if all(c.met for c in gate) else 1
+
+
+def _rejudge(args: argparse.Namespace) -> int:
+    """`--rejudge RUN.json`: the saved replies judged again; the figures printed (and the
+    run with its new verdicts written to `--out`)."""
+    try:
+        saved = json.loads(args.rejudge.read_text(encoding="utf-8"))
+        outcomes = rejudged(saved)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"Cannot judge {args.rejudge} again: {error}", file=sys.stderr)
+        return 2
+    rows = figures(outcomes)
+    changed = sum(old["ok"] != new.ok for old, new in zip(saved["turns"], outcomes, strict=True))
+    if args.out is not None:
+        turns = [o.to_dict() for o in outcomes]
+        stale = ("per_seed", "spread", "targets", "gate")  # of the old verdicts
+        summary = {k: v for k, v in saved.items() if k not in stale}
+        summary.update(figures=[row.to_dict() for row in rows], rejudged=True, turns=turns)
+        args.out.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps({"figures": [row.to_dict() for row in rows], "changed": changed}))
+    else:
+        out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+        out.print(f"{args.rejudge}: judged again, {changed} verdicts changed")
+        print_table(out, rows, [])
+        if args.misses:
+            print_misses(out, outcomes)
+    return 0

@@ -223,15 +223,17 @@ def _expected_values(expected: Expected) -> list[sp.Expr]:
     return [sp.sympify(text, locals=names) for text in expected.answers]
 
 
-def judge(reply: str, asked_back: bool, expected: Expected) -> Verdict:
-    """Whether the reply a person reads answers the turn as `expected` says; never raises."""
+def judge(reply: str, asked_back: bool, expected: Expected, request: str = "") -> Verdict:
+    """Whether the reply a person reads answers the turn as `expected` says; never raises.
+    Math copied from the `request` ("the equation that had solutions 1 and 4 is ...") is
+    the question restated, not an answer."""
     try:
-        return _judge(reply, asked_back, expected)
+        return _judge(reply, asked_back, expected, request)
     except Exception as error:  # a reply that breaks the judge is not a right answer
         return Verdict(False, f"could not judge the reply ({type(error).__name__})")
 
 
-def _judge(reply: str, asked_back: bool, expected: Expected) -> Verdict:
+def _judge(reply: str, asked_back: bool, expected: Expected, request: str) -> Verdict:
     if not isinstance(reply, str) or not reply.strip():
         return Verdict(False, "the reply is empty")
     if expected.kind == "asks":
@@ -243,7 +245,7 @@ def _judge(reply: str, asked_back: bool, expected: Expected) -> Verdict:
     targets = _expected_values(expected)
     if not targets:
         return Verdict(False, f"the expectation {expected.kind} lists no answer")
-    found = spans(reply, targets)
+    found = spans(reply, targets, request)
     kind = expected.kind
     if kind == "roots":
         return _judge_roots(found, targets)

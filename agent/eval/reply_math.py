@@ -80,7 +80,7 @@ _EXCLUDING = re.compile(
 class Span:
     text: str
     value: sp.Expr
-    role: str  # "assigned", "result", "stated", "bare" or "excluded" (module docstring)
+    role: str  # "assigned", "result", "stated", "bare", "excluded" or "echoed" (spans())
     subject: str | None = None  # the letter an assigned value is given to: `x` in `x = 2`
 
 
@@ -354,22 +354,48 @@ def _letters(expected: list[sp.Expr] | None) -> set[str]:
     return {s.name for s in free if len(s.name) == 1}
 
 
-def spans(reply: str, expected: list[sp.Expr] | None = None) -> list[Span]:
-    """Every math span of the reply with its role; letters of `expected` may form words."""
+def spans(reply: str, expected: list[sp.Expr] | None = None, request: str = "") -> list[Span]:
+    """Every math span of the reply with its role; letters of `expected` may form words.
+    Math the reply copies from the `request` with the word before it ("the equation that had
+    solutions 1 and 4") restates the question: its spans are "echoed", never an answer."""
     names, letters = _names(expected), _letters(expected)
+    asked = _phrases(request, letters)
     found: list[Span] = []
     for sentence in _sentences(reply):
-        found += _sentence_spans(sentence, letters, names)
+        found += _sentence_spans(sentence, letters, names, asked)
     return found
 
 
-def _sentence_spans(sentence: str, letters: set[str], names: dict[str, sp.Expr]) -> list[Span]:
+def _phrases(request: str, letters: set[str]) -> set[tuple[str, str]]:
+    """The request's runs of math with the word before each (`("solutions", "1")`)."""
+    return {
+        (run.word_before, run.text)
+        for sentence in _sentences(request)
+        for run in _runs(sentence, letters)
+        if run.word_before
+    }
+
+
+def _sentence_spans(
+    sentence: str,
+    letters: set[str],
+    names: dict[str, sp.Expr],
+    asked: set[tuple[str, str]] = frozenset(),  # type: ignore[assignment]
+) -> list[Span]:
     """The spans of one sentence. One value assigned after a marker ("the smallest root is
     s = -3") states it; several ("the roots are k = -4 and k = -1") list, not pick."""
     found: list[Span] = []
     runs = _runs(sentence, letters)
     excluded = _excluded(sentence, runs)
+    echoed = {i for i, run in enumerate(runs) if (run.word_before, run.text) in asked}
     for index, run in enumerate(runs):
+        if index in echoed:
+            found += [
+                Span(run.text, v, "echoed")
+                for v in [_parse(_clean(run.text), names)]
+                if v is not None
+            ]
+            continue
         pieces = re.split(r"([=≈])", run.text)
         parts, signs = [_clean(p) for p in pieces[::2]], pieces[1::2]
         if "=" not in signs and len(parts) > 1 and _has_letters(parts[0], names):

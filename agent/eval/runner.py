@@ -88,7 +88,11 @@ def run_case(
         seconds = time.perf_counter() - started
         reply = result.reply.text if result.reply is not None else (result.error or "")
         asked_back = result.reply is not None and result.reply.task_status == "PROCESSING"
-        verdict = judge(reply, asked_back, turn.expected) if turn.expected is not None else None
+        verdict = (
+            judge(reply, asked_back, turn.expected, turn.text)
+            if turn.expected is not None
+            else None
+        )
         outcome = TurnOutcome(
             set=set_name,
             case=case.name,

@@ -435,3 +435,26 @@ def test_a_series_with_its_remainder_or_after_an_approximation_sign() -> None:
     ):
         assert ok(reply, series), reply
     assert not ok("1 + 2x + 2x^2 + O(x^3)", series)
+
+
+def test_numbers_copied_from_the_request_are_the_question_not_an_answer() -> None:
+    request = "what's the product of the roots of the equation that had solutions 1 and 4?"
+    product = Expected("value", ("4",))
+    wrong = "The product of the roots of the equation that had solutions 1 and 4 is -9/4."
+    assert ok(wrong, product)  # without the request the 4 it restates looks stated
+    assert not judge(wrong, False, product, request).ok
+    right = "The product of the roots of the equation that had solutions 1 and 4 is 4."
+    assert judge(right, False, product, request).ok
+    assert judge("It is 4 (#3).", False, product, request).ok
+    # A number of the request stated after other words is an answer ("is -1" was not asked).
+    largest = Expected("value", ("-1",))
+    request = "what's the largest root of the polynomial with zeros -4 and -1?"
+    assert judge(
+        "The largest root of the polynomial with zeros -4 and -1 is -1.", False, largest, request
+    ).ok
+    assert not judge(
+        "The polynomial with zeros -4 and -1 has 3 as its root.", False, largest, request
+    ).ok
+    # Roots restated from the request are not offered roots either.
+    request = "which equation had roots 2 and 5? solve it again"
+    assert judge("The equation with roots 2 and 5: x = -3, x = -2.", False, ROOTS, request).ok

@@ -247,7 +247,7 @@ def test_judge_accepts_the_key_and_rejects_a_shifted_key(sets: dict[str, list[Ev
                 expected = turn.expected
                 if expected is None or expected.kind == "asks":
                     continue
-                verdict = judge(ideal_reply(expected), False, expected)
+                verdict = judge(ideal_reply(expected), False, expected, turn.text)
                 assert verdict.ok, (case.name, turn.text, verdict.why)
                 if expected.kind not in ("roots", "antiderivative"):
                     wrong = Expected(
