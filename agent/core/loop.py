@@ -25,6 +25,7 @@ from agent.core.grounding import (
     unverified_numbers,
     unwritten_values,
 )
+from agent.core.joint_solve import joint_note, joint_system
 from agent.core.plain_math import plain_math
 from agent.core.recall import recall
 from agent.core.session import Session
@@ -297,6 +298,13 @@ class Agent:
                 step = step.model_copy(update={k: v for k, v in once.items() if k in fields})
             call, step, unsaid = self._integral_bounds(call, step, workspace)
             tool_result = self._run(call, step, user, workspace)
+            earlier = [ran for _call, ran in result.tool_runs]
+            if (system := joint_system(earlier, tool_result)) is not None and (
+                joint := joint_note(system, self.tool_runner(system))
+            ) is not None:
+                tool_result = tool_result.model_copy(
+                    update={"text": f"{tool_result.text} ({joint})"}
+                )
             if (pointed := pointed_arguments(call.tool, call.arguments, workspace)) is not None:
                 call = call.model_copy(update={"pointed": pointed})
             if unsaid is not None and tool_result.ok:
