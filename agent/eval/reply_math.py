@@ -80,7 +80,7 @@ _EXCLUDING = re.compile(
 class Span:
     text: str
     value: sp.Expr
-    role: str  # "assigned", "result", "stated", "bare", "excluded" or "echoed" (spans())
+    role: str  # "assigned", "result", "stated", "bare" or "excluded" (module docstring)
     subject: str | None = None  # the letter an assigned value is given to: `x` in `x = 2`
 
 
@@ -357,7 +357,7 @@ def _letters(expected: list[sp.Expr] | None) -> set[str]:
 def spans(reply: str, expected: list[sp.Expr] | None = None, request: str = "") -> list[Span]:
     """Every math span of the reply with its role; letters of `expected` may form words.
     Math the reply copies from the `request` with the word before it ("the equation that had
-    solutions 1 and 4") restates the question: its spans are "echoed", never an answer."""
+    solutions 1 and 4") restates the question: it gives no span, so it is never an answer."""
     names, letters = _names(expected), _letters(expected)
     asked = _phrases(request, letters)
     found: list[Span] = []
@@ -377,10 +377,7 @@ def _phrases(request: str, letters: set[str]) -> set[tuple[str, str]]:
 
 
 def _sentence_spans(
-    sentence: str,
-    letters: set[str],
-    names: dict[str, sp.Expr],
-    asked: set[tuple[str, str]] = frozenset(),  # type: ignore[assignment]
+    sentence: str, letters: set[str], names: dict[str, sp.Expr], asked: set[tuple[str, str]]
 ) -> list[Span]:
     """The spans of one sentence. One value assigned after a marker ("the smallest root is
     s = -3") states it; several ("the roots are k = -4 and k = -1") list, not pick."""
@@ -390,11 +387,6 @@ def _sentence_spans(
     echoed = {i for i, run in enumerate(runs) if (run.word_before, run.text) in asked}
     for index, run in enumerate(runs):
         if index in echoed:
-            found += [
-                Span(run.text, v, "echoed")
-                for v in [_parse(_clean(run.text), names)]
-                if v is not None
-            ]
             continue
         pieces = re.split(r"([=≈])", run.text)
         parts, signs = [_clean(p) for p in pieces[::2]], pieces[1::2]
