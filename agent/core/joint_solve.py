@@ -14,10 +14,11 @@ from __future__ import annotations
 import sympy as sp
 
 from agent.messages import ToolResultMessage
+from agent.workspace.record import math_key
 from baml_client.types import SystemSolver
 from tools import ToolResult
 from tools.errors import ToolError
-from tools.parsing import parse, parse_expression
+from tools.parsing import parse_expression
 
 MAX_JOINT_EQUATIONS = 3
 
@@ -76,8 +77,6 @@ def _open_equation(message: ToolResultMessage) -> str | None:
 
 def _symbols(equation: str) -> set[sp.Symbol]:
     try:
-        parsed = parse(equation, (), "An equation")
+        return set(math_key(equation).free_symbols)
     except (ToolError, ValueError, TypeError):
         return set()
-    rhs = parsed.rhs if parsed.rhs is not None else sp.S.Zero
-    return set((parsed.lhs - rhs).free_symbols)

@@ -298,19 +298,13 @@ class Agent:
                 step = step.model_copy(update={k: v for k, v in once.items() if k in fields})
             call, step, unsaid = self._integral_bounds(call, step, workspace)
             tool_result = self._run(call, step, user, workspace)
-            earlier = [ran for _call, ran in result.tool_runs]
-            if (system := joint_system(earlier, tool_result)) is not None and (
-                joint := joint_note(system, self.tool_runner(system))
-            ) is not None:
+            joint = self._joint_solution(result.tool_runs, tool_result)
+            if note := joint or (unsaid if tool_result.ok else None):
                 tool_result = tool_result.model_copy(
-                    update={"text": f"{tool_result.text} ({joint})"}
+                    update={"text": f"{tool_result.text} ({note})"}
                 )
             if (pointed := pointed_arguments(call.tool, call.arguments, workspace)) is not None:
                 call = call.model_copy(update={"pointed": pointed})
-            if unsaid is not None and tool_result.ok:
-                tool_result = tool_result.model_copy(
-                    update={"text": f"{tool_result.text} ({unsaid})"}
-                )
             self.session.append(call)
             self.session.append(tool_result)
             if tool_result.item is not None:
@@ -328,6 +322,15 @@ class Agent:
         )
         self.session.append(reply)
         return reply
+
+    def _joint_solution(
+        self, runs: list[tuple[ToolCall, ToolResultMessage]], ran: ToolResultMessage
+    ) -> str | None:
+        """What a solve adds when it and the request's earlier solves fix their unknowns
+        together (`core/joint_solve`); None otherwise. Only a solve has one, only an integral
+        has unsaid bounds, so a result gets at most one of the two notes."""
+        system = joint_system([earlier for _call, earlier in runs], ran)
+        return joint_note(system, self.tool_runner(system)) if system is not None else None
 
     def _unverified(self, reply: AssistantMessage, untooled: list[str]) -> str | None:
         """The sentence sent back once when a finished answer states numbers no tool computed
