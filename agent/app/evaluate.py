@@ -94,6 +94,10 @@ def make_plans(args: argparse.Namespace, default_strategy: str) -> list[Plan]:
                 cases = subset(set_name, cases)
             if args.limit is not None:
                 cases = cases[: args.limit]
+            if args.case:  # one dev miss played again in minutes, not the whole set
+                cases = [c for c in cases if c.name in args.case]
+                if not cases:
+                    continue
             if set_name == "sessions" and args.subset != "ci":
                 strategies = args.strategy or _session_strategies(default_strategy)
             else:
@@ -290,6 +294,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--subset", choices=["ci"], help="a fixed small part of the test part, seed 1 (CI)"
     )
     parser.add_argument("--limit", type=int, help="the first N cases of each set")
+    parser.add_argument(
+        "--case",
+        action="append",
+        metavar="NAME",
+        help="repeatable: only this case (a name the run prints, e.g. sessions-dev-1-06)",
+    )
     parser.add_argument("--provider", default=None, help="as for chat (default: auto)")
     parser.add_argument("--base-url", help="OpenAI-compatible endpoint")
     parser.add_argument("--model", help="model name sent to the endpoint")
@@ -343,6 +353,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         default_strategy = choose_strategy(options, runtime.provider)
         plans = make_plans(args, default_strategy)
+        if not plans:
+            print(
+                "No case to play: no set, part and seed asked for has that case.", file=sys.stderr
+            )
+            return 2
         by_seed = play(plans, runtime, console)
         describe = runtime.provider.describe()
     finally:

@@ -74,6 +74,14 @@ def test_problems_are_played_for_a_part_and_seed_but_not_by_the_ci_subset() -> N
     assert [p.set_name for p in ci] == list(CI_SETS)
 
 
+def test_named_cases_alone_are_played() -> None:
+    args = parse_args(
+        ["--set", "sessions", "--set", "single", "--part", "dev", "--case", "sessions-dev-1-06"]
+    )
+    (plan,) = make_plans(args, "window")
+    assert [c.name for c in plan.cases] == ["sessions-dev-1-06"]
+
+
 def _outcome(set_name: str, strategy: str, case: str, ok: bool, depends: bool) -> TurnOutcome:
     return turn_outcome(set=set_name, strategy=strategy, case=case, ok=ok, depends=depends)
 
