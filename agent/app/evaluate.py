@@ -106,6 +106,12 @@ def make_plans(args: argparse.Namespace, default_strategy: str) -> list[Plan]:
     return plans
 
 
+def unmatched_cases(args: argparse.Namespace, plans: list[Plan]) -> list[str]:
+    """The `--case` names no plan plays (a typo, or a case of another set, part or seed)."""
+    played = {case.name for plan in plans for case in plan.cases}
+    return [name for name in args.case or [] if name not in played]
+
+
 def _session_strategies(default_strategy: str) -> list[str]:
     return list(dict.fromkeys([*SESSION_STRATEGIES, default_strategy]))
 
@@ -353,9 +359,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         default_strategy = choose_strategy(options, runtime.provider)
         plans = make_plans(args, default_strategy)
-        if not plans:
+        if unmatched := unmatched_cases(args, plans):
             print(
-                "No case to play: no set, part and seed asked for has that case.", file=sys.stderr
+                f"No case named {', '.join(unmatched)} in the sets, part and seeds asked for.",
+                file=sys.stderr,
             )
             return 2
         by_seed = play(plans, runtime, console)

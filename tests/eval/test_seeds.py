@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from agent.app.evaluate import make_plans, parse_args, seeds_of
+from agent.app.evaluate import make_plans, parse_args, seeds_of, unmatched_cases
 from agent.eval.cases import CI_SETS
 from agent.eval.report import figures, spread
 from agent.eval.runner import TurnOutcome
@@ -80,6 +80,9 @@ def test_named_cases_alone_are_played() -> None:
     )
     (plan,) = make_plans(args, "window")
     assert [c.name for c in plan.cases] == ["sessions-dev-1-06"]
+    assert unmatched_cases(args, [plan]) == []
+    typo = parse_args(["--part", "dev", "--case", "sessions-dev-1-06", "--case", "single-dev-9"])
+    assert unmatched_cases(typo, make_plans(typo, "window")) == ["single-dev-9"]
 
 
 def _outcome(set_name: str, strategy: str, case: str, ok: bool, depends: bool) -> TurnOutcome:
