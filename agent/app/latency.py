@@ -94,6 +94,7 @@ class TurnTiming:
     answer_step_s: float | None
     error: str | None = None
     answer: str | None = None  # what the user read, to check a fast turn was not a wrong one
+    output_tokens: int = 0  # decoded by the model in all the turn's calls
 
     @property
     def read_tokens(self) -> int:
@@ -186,6 +187,7 @@ def play(strategy: str, turns: list[str], echo: bool) -> StrategyTiming:
                     answer_step_s=(answer[2] - answer[0]) if answer else None,
                     error=result.error,
                     answer=result.reply.text if result.reply is not None else None,
+                    output_tokens=sum(c.output_tokens for c in calls),
                 )
             )
             if echo:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 
+from agent.accounting.prompt_meter import meter
 from agent.context.base import CompactionInput
 from agent.context.strategies.ledger import LedgerStrategy, LedgerView
 from agent.context.strategies.window import WindowStrategy
@@ -76,12 +77,46 @@ def test_the_ledger_only_grows_at_its_end_so_prompts_share_their_start() -> None
 
 def test_a_long_ledger_archives_whole_blocks_and_says_recall_finds_them() -> None:
     strategy = LedgerStrategy(archive_after=8, block=3)
-    assert [strategy.archived(n) for n in (8, 9, 11, 12, 14)] == [0, 3, 3, 6, 6]
+    assert [strategy.archived(["x"] * n) for n in (8, 9, 11, 12, 14)] == [0, 3, 3, 6, 6]
     view = strategy.view(ledger_working(), UserMessage(text="solve q^2 = 1"))
     text = ledger_text(view)
     assert "tasks 1 to 6 are archived" in text and "recall" in text
     assert "\n1. " not in text and "\n7. differentiate x*sin(x)" in text
     assert len(view) == 1
+
+
+def test_a_token_budget_archives_whole_blocks_until_the_shown_lines_fit() -> None:
+    strategy = LedgerStrategy(block=2, max_tokens=40)
+    short, long = "1. solve x = 1 -> x = 1", "2. " + " + ".join(f"x^{n}" for n in range(40))
+    assert strategy.archived([short] * 3) == 0
+    assert meter().text(long) > 40
+    assert strategy.archived([short, short, long]) == 3  # nothing fits: all archived
+    lines = [short] * 12
+    fits = max(n for n in range(13) if sum(meter().text(x) for x in lines[-n:]) <= 40)
+    archived = strategy.archived(lines)
+    assert archived % 2 == 0 and len(lines) - archived <= fits < len(lines) - archived + 2
+
+
+def test_with_a_token_budget_the_archived_count_only_grows() -> None:
+    strategy = LedgerStrategy(block=3, max_tokens=60)
+    lines = [f"{n}. {q} -> {a}" for n, (q, a) in enumerate(TASKS * 3, 1)]
+    counts = [strategy.archived(lines[:n]) for n in range(1, len(lines) + 1)]
+    assert counts == sorted(counts) and counts[-1] > 0
+    assert all(c % 3 == 0 for c in counts)
+
+
+def test_window_keeps_its_ledger_under_a_quarter_of_the_fold_budget() -> None:
+    exchanges = tuple(
+        SummaryExchangeRecord(question=f"{q} (round {r})", answer=a)
+        for r in range(4)
+        for q, a in TASKS
+    )
+    strategy = WindowStrategy(fold_at_tokens=800)
+    view = strategy.view([SummaryMessage(exchanges=exchanges, strategy="window")], None)
+    shown = ledger_text(view).splitlines()[2:]
+    assert 0 < len(shown) < len(exchanges)
+    assert sum(meter().text(line) for line in shown) <= 200
+    assert shown[-1].startswith(f"{len(exchanges)}. ")
 
 
 def test_unfolded_tasks_and_the_open_one_follow_the_ledger_untouched() -> None:

@@ -8,9 +8,11 @@ appends again from a smaller start. Compaction that rewrites the middle of the p
 every task makes the model re-read the tail each time; this one pays that price rarely.
 
 What is folded is shown as `ledger` shows it (it is a ledger with another moment to fold):
-numbered lines, every result exact, the oldest archived a block at a time in a very long
-session so the prompt stays inside the embedded model's context; every fold passes the
-shared safety check.
+numbered lines, every result exact, every fold through the shared safety check. The shown
+lines are kept under a quarter of the fold budget (the oldest archived a block at a time):
+after a fold the prompt starts well under the budget and appends for several tasks, so a
+long session's turns cost what its first ones did, instead of every turn refolding a ledger
+that has grown to the budget.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from agent.context.tasks import split_history
 # for llama.cpp, past its 8,192 context. 3,072 folds at about 6,300 of them, leaving room for
 # the open task and the reply.
 DEFAULT_FOLD_AT_TOKENS = 3072
+# The shown ledger's share of the fold budget, and the lines archived at a time.
+LEDGER_SHARE = 4
+LEDGER_BLOCK = 8
 
 
 class WindowStrategy(LedgerStrategy):
@@ -35,7 +40,7 @@ class WindowStrategy(LedgerStrategy):
     def __init__(self, fold_at_tokens: int = DEFAULT_FOLD_AT_TOKENS) -> None:
         if fold_at_tokens <= 0:
             raise ValueError("fold_at_tokens must be positive")
-        super().__init__()
+        super().__init__(block=LEDGER_BLOCK, max_tokens=max(1, fold_at_tokens // LEDGER_SHARE))
         self.fold_at_tokens = fold_at_tokens
 
     def compact(self, request: CompactionInput) -> Compaction:
