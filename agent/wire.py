@@ -59,11 +59,18 @@ def untooled_request(ids: list[str]) -> str:
     )
 
 
-def unsaid_bounds_note(bounds: list[str]) -> str:
-    """Appended to an integral run without the bounds the model made up."""
+# The tools whose `lower`/`upper` are left out when nobody gave them (`Agent._unsaid_bounds`).
+BOUNDED_TOOLS = ("integral", "extrema")
+
+
+def unsaid_bounds_note(bounds: list[str], tool: str = "integral") -> str:
+    """Appended to an integral or extremum run without the bounds the model made up."""
+    given = f"the bounds {', '.join(bounds)} were not given in this request"
+    if tool == "extrema":
+        return f"{given}, so it is taken without a range; if the user wants one, ask them for it"
     return (
-        f"the bounds {', '.join(bounds)} were not given in this request, so this is the "
-        "antiderivative; if the user wants a definite integral, ask them for the bounds"
+        f"{given}, so this is the antiderivative; if the user wants a definite integral, ask "
+        "them for the bounds"
     )
 
 

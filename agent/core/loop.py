@@ -125,6 +125,15 @@ def _held_to_tool(runs: list[tuple[ToolCall, ToolResultMessage]]) -> str | None:
     return "; ".join(dict.fromkeys(results)) or None
 
 
+def _several_values(expression: object, workspace: Workspace) -> bool:
+    """Whether a tool field is exactly the id of an item of several values (roots)."""
+    text = str(expression or "").strip()
+    if not (text.startswith("#") and text[1:].isdigit()):
+        return False
+    item = workspace.get(int(text[1:]))
+    return item is not None and len(item.values) > 1
+
+
 def _with_workspace(
     context: list[Message], user: UserMessage, block: str | None
 ) -> list[ChatMessage]:
@@ -296,7 +305,7 @@ class Agent:
                 call = call.model_copy(update={"arguments": once})
                 fields = type(step).model_fields
                 step = step.model_copy(update={k: v for k, v in once.items() if k in fields})
-            call, step, unsaid = self._integral_bounds(call, step, workspace)
+            call, step, unsaid = self._unsaid_bounds(call, step, workspace)
             tool_result = self._run(call, step, user, workspace)
             joint = self._joint_solution(result.tool_runs, tool_result)
             if note := joint or (unsaid if tool_result.ok else None):
@@ -327,8 +336,8 @@ class Agent:
         self, runs: list[tuple[ToolCall, ToolResultMessage]], ran: ToolResultMessage
     ) -> str | None:
         """What a solve adds when it and the request's earlier solves fix their unknowns
-        together (`core/joint_solve`); None otherwise. Only a solve has one, only an integral
-        has unsaid bounds, so a result gets at most one of the two notes."""
+        together (`core/joint_solve`); None otherwise. Only a solve has one, and a solve has
+        no bounds to leave out, so a result gets at most one of the two notes."""
         system = joint_system([earlier for _call, earlier in runs], ran)
         return joint_note(system, self.tool_runner(system)) if system is not None else None
 
@@ -401,16 +410,20 @@ class Agent:
                 said.append(message.text)
         return "\n".join(reversed(said))
 
-    def _integral_bounds(
+    def _unsaid_bounds(
         self, call: ToolCall, step: ToolStep | TaskRecall, workspace: Workspace
     ) -> tuple[ToolCall, ToolStep | TaskRecall, str | None]:
-        """An integral's bounds never given by the person and held by no result, left out
-        (it runs as the antiderivative, with a note saying so: the model made them up)."""
-        if call.tool != "integral":
+        """An integral's or an extremum's bounds that the person never gave and no result holds,
+        left out with a note saying so (the model made them up): the integral runs as the
+        antiderivative, the extremum over the whole line. For the extreme of several values
+        (`#N` of roots), a result's number is no excuse: no one bounds roots by other roots."""
+        if call.tool not in wire.BOUNDED_TOOLS:
             return call, step, None
         bounds = [str(call.arguments.get(k) or "") for k in ("lower", "upper")]
         bounds = [b for b in bounds if b and "#" not in b]
         known = {v for item in workspace.items if item.origin != "you" for v in item.values}
+        if call.tool == "extrema" and _several_values(call.arguments.get("expression"), workspace):
+            known = set()
         unsaid = unwritten_values(bounds, self._task_text(), known)
         if not unsaid or not all(is_number(b) for b in bounds):
             return call, step, None  # a bound that is no number: the tool says why
@@ -418,7 +431,7 @@ class Agent:
         return (
             call.model_copy(update={"arguments": {**call.arguments, **cleared}}),
             step.model_copy(update=cleared),
-            wire.unsaid_bounds_note(unsaid),
+            wire.unsaid_bounds_note(unsaid, call.tool),
         )
 
     def compact(self, trigger: Trigger) -> CompactionRecord | None:

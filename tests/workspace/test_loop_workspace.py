@@ -147,6 +147,51 @@ def test_integral_bounds_nobody_gave_run_as_the_antiderivative_with_a_note() -> 
     assert turn.tool_runs[0][1].ok and turn.tool_runs[0][1].values == ("6",)
 
 
+def test_an_extremum_of_roots_drops_bounds_the_person_never_gave_even_a_results() -> None:
+    model = InProcessModel(
+        [
+            solve("w^2 - 5w + 4 = 0"),
+            done("w = 1, w = 4"),
+            solve("k^2 + 5k + 6 = 0"),
+            done("k = -3, k = -2"),
+            tool_call("extrema", expression="#4", lower="1", upper="4", kind="min"),
+            done("-3"),
+        ]
+    )
+    agent = make_agent(model)
+    agent.run_turn("solve w^2 - 5w + 4 = 0")
+    agent.run_turn("solve k^2 + 5k + 6 = 0")
+    turn = agent.run_turn("which of those roots is the smallest?")
+    ((call, smallest),) = turn.tool_runs
+    assert call.arguments["lower"] is None and call.arguments["upper"] is None
+    assert smallest.ok and smallest.values == ("-3",)
+    assert smallest.text.endswith(
+        "(the bounds 1, 4 were not given in this request, so it is taken without a range; "
+        "if the user wants one, ask them for it)"
+    )
+
+
+def test_an_extremums_bounds_the_person_gave_or_a_result_holds_are_kept() -> None:
+    model = InProcessModel(
+        [
+            tool_call("extrema", expression="x^3 - 3x", lower="0", upper="2", kind="max"),
+            done("2"),
+            solve("x^2 - 1 = 0"),
+            done("x = -1, x = 1"),
+            tool_call("extrema", expression="x^3 - 3x", lower="-1", upper="1", kind="max"),
+            done("2"),
+        ]
+    )
+    agent = make_agent(model)
+    ((call, kept),) = agent.run_turn("largest value of x^3 - 3x from 0 to 2").tool_runs
+    assert (call.arguments["lower"], call.arguments["upper"]) == ("0", "2") and kept.ok
+    assert "not given" not in kept.text
+    agent.run_turn("solve x^2 - 1 = 0")
+    ((call, between),) = agent.run_turn("and its largest value between those roots?").tool_runs
+    assert (call.arguments["lower"], call.arguments["upper"]) == ("-1", "1") and between.ok
+    assert "not given" not in between.text
+
+
 def test_bounds_written_in_an_integrals_expression_are_its_bounds() -> None:
     model = InProcessModel(
         [
