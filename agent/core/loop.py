@@ -415,7 +415,7 @@ class Agent:
     ) -> tuple[ToolCall, ToolStep | TaskRecall, str | None]:
         """An integral's or an extremum's bounds that the person never gave and no result holds,
         left out with a note saying so (the model made them up): the integral runs as the
-        antiderivative, the extremum over the whole line. For the extreme of several values
+        antiderivative, the extremum without a range. For the extreme of several values
         (`#N` of roots), a result's number is no excuse: no one bounds roots by other roots."""
         if call.tool not in wire.BOUNDED_TOOLS:
             return call, step, None

@@ -46,7 +46,7 @@ def only_result(turn: TurnResult) -> ToolResultMessage:
             "value",
         ),
         (
-            "let f(x) = x^3 - 3x. where is it flat?",
+            "let f(x) = x^3 - 3x. where is it flat for x >= 0?",
             tool_call("extrema", expression="f", lower="0"),
             "critical point",
             "#2 critical points of f on [0, oo): 1",

@@ -9,9 +9,10 @@ request gives each result an id the model points at (`agent.workspace`).
 A long ledger archives its oldest lines, a block at a time, to keep the prompt flat: past
 `archive_after` lines or, with `max_tokens`, once the shown lines would pass that many
 tokens (lines carry ids and exact results, so their length varies a lot). An archived line
-leaves the prompt, and a header line says which are archived and that `recall` searches them. Between archive steps the ledger only grows at its end, so
-consecutive prompts share everything up to the newest line (llama.cpp re-reads only what
-follows; providers bill the repeated prefix at 10-50%). Nothing leaves the transcript.
+leaves the prompt, and a header line says which are archived and that `recall` searches
+them. Between archive steps the ledger only grows at its end, so consecutive prompts share
+everything up to the newest line (llama.cpp re-reads only what follows; providers bill the
+repeated prefix at 10-50%). Nothing leaves the transcript.
 """
 
 from __future__ import annotations
