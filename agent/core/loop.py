@@ -125,15 +125,6 @@ def _held_to_tool(runs: list[tuple[ToolCall, ToolResultMessage]]) -> str | None:
     return "; ".join(dict.fromkeys(results)) or None
 
 
-def _several_values(expression: object, workspace: Workspace) -> bool:
-    """Whether a tool field is exactly the id of an item of several values (roots)."""
-    text = str(expression or "").strip()
-    if not (text.startswith("#") and text[1:].isdigit()):
-        return False
-    item = workspace.get(int(text[1:]))
-    return item is not None and len(item.values) > 1
-
-
 def _with_workspace(
     context: list[Message], user: UserMessage, block: str | None
 ) -> list[ChatMessage]:
@@ -422,7 +413,8 @@ class Agent:
         bounds = [str(call.arguments.get(k) or "") for k in ("lower", "upper")]
         bounds = [b for b in bounds if b and "#" not in b]
         known = {v for item in workspace.items if item.origin != "you" for v in item.values}
-        if call.tool == "extrema" and _several_values(call.arguments.get("expression"), workspace):
+        cited = workspace.cited_alone(str(call.arguments.get("expression") or ""))
+        if call.tool == "extrema" and cited is not None and len(cited.values) > 1:
             known = set()
         unsaid = unwritten_values(bounds, self._task_text(), known)
         if not unsaid or not all(is_number(b) for b in bounds):

@@ -137,6 +137,11 @@ class Workspace:
             )
         return added
 
+    def cited_alone(self, field: str) -> Item | None:
+        """The item a tool field is exactly the id of (`#4`), else None."""
+        match = _ID.fullmatch(field.strip())
+        return self.get(int(match.group(1))) if match else None
+
     def added_by(self, message: int) -> list[Item]:
         """The items the message at that place in the conversation added."""
         return [item for item in self.items if item.message == message]
