@@ -70,7 +70,9 @@ class LedgerStrategy(ContextStrategy):
         count = 0 if over <= 0 else -(-over // self.block) * self.block
         if self.max_tokens is not None:
             sizes = [meter().text(line) for line in lines]
-            while count < len(lines) and sum(sizes[count:]) > self.max_tokens:
+            shown = sum(sizes[count:])
+            while count < len(lines) and shown > self.max_tokens:
+                shown -= sum(sizes[count : count + self.block])
                 count += self.block
         return min(count, len(lines))
 
