@@ -69,10 +69,9 @@ def _point_said_once(arguments: dict[str, Any], workspace: Workspace) -> dict[st
     if named is None:
         return arguments
     written = [a.strip() for a in split_top_level(match["args"])]
-    cited = re.fullmatch(r"#(\d+)", written[0]) if len(written) == 1 else None
-    if cited is not None:
-        item = workspace.get(int(cited.group(1)))
-        if item is not None and named.number in (item.number, item.source):
+    item = workspace.cited_alone(written[0]) if len(written) == 1 else None
+    if item is not None:  # an unknown id falls through: the comparison below cannot read it
+        if named.number in (item.number, item.source):
             return {**arguments, "expression": match["name"] + match["primes"]}
         return arguments
     given = [p.partition("=")[2] if "=" in p else p for p in split_top_level(str(at[0]))]
