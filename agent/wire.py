@@ -137,8 +137,20 @@ def ledger_line(number: int, question: str, answer: str) -> str:
 
 # The workspace (`agent.workspace`) is shown just before the open request: its block, then
 # the request after this label. Never stored: the request stays as the person typed it.
-# What an id of several values (roots) can be combined by in a tool field: `sum(#2)`, `max(#2)`.
-COMBINATIONS = ("sum", "product", "prod", "mean", "average", "min", "max", "count")
+# What an id of several values (roots) can be combined by in a tool field: `sum(#2)`, `max(#2)`;
+# `len`/`length` count them, as code spells it.
+COMBINATIONS = (
+    "sum",
+    "product",
+    "prod",
+    "mean",
+    "average",
+    "min",
+    "max",
+    "count",
+    "len",
+    "length",
+)
 WORKSPACE_HEADER = "Workspace (ids to use in tool fields):"
 # The last line of a recall's result: what it found is for the next call, not the answer.
 AFTER_RECALL = "Use the id the request means in the tool call the request needs."

@@ -142,6 +142,19 @@ class Workspace:
         match = _ID.fullmatch(field.strip())
         return self.get(int(match.group(1))) if match else None
 
+    def roots_of(self, item: Item) -> Item | None:
+        """The newest roots of an item (an equation, a function, an expression): what the
+        item stands for where a list of values is meant (`mean(#1)` after #1 was solved)."""
+        solved = re.compile(rf"roots of {re.escape(item.id)}(?: \(.+\))?")
+        return next(
+            (
+                i
+                for i in reversed(self.items)
+                if i.kind == "roots" and (i.source == item.number or solved.fullmatch(i.origin))
+            ),
+            None,
+        )
+
     def added_by(self, message: int) -> list[Item]:
         """The items the message at that place in the conversation added."""
         return [item for item in self.items if item.message == message]

@@ -111,19 +111,46 @@ def _expression_of(item: Item) -> str:
     return item.values[0] if item.values else item.body
 
 
-def _values(item: Item) -> list[str]:
+# What stands for its roots where a list is meant, once a tool has solved it.
+_SOLVABLE = ("equation", "function", "expression")
+_RANKED = {"max": "greatest", "min": "least"}
+
+
+def _values(item: Item, workspace: Workspace, combination: str = "") -> list[str]:
+    """Each value an item holds where a list is meant. A solved equation, function or
+    expression stands for its roots (`mean(#1)` after #1 was solved). `combination`: the
+    aggregate asked; `max`/`min` of a function or expression is refused, since its greatest
+    value is a question of its own (the extrema tool's)."""
     _not_a_point(item)
     if item.values:
         return list(item.values)
+    roots = workspace.roots_of(item) if item.kind in _SOLVABLE else None
+    if combination in _RANKED and item.kind in ("function", "expression") and roots is not None:
+        ranked = _RANKED[combination]
+        raise ReferenceProblem(
+            f"{combination}({item.id}) has two readings: for the {ranked} of its roots use "
+            f"{combination}({roots.id}) ({roots.origin}); for the {ranked} value of "
+            f"{item.name or item.id} itself call extrema on {item.id}."
+        )
+    if roots is not None:
+        return list(roots.values)
     if item.kind in ("value", "expression"):
         return [item.body]
-    raise ReferenceProblem(f"{item.id} is {item.kind} {item.shown}, not a list of values.")
+    extrema = (
+        f"; for the {_RANKED[combination]} value of {item.name or item.id} call extrema on it"
+        if combination in _RANKED and item.kind == "function"
+        else ""
+    )
+    raise ReferenceProblem(
+        f"{item.id} is {item.kind} {item.shown}, not a list of values: solve it first, then "
+        f"use the id of its roots{extrema}."
+    )
 
 
-def _aggregate(kind: str, item: Item) -> str:
-    values = [parse_expression(v) for v in _values(item)]
+def _aggregate(kind: str, item: Item, workspace: Workspace) -> str:
     kind = kind.lower()
-    if kind == "count":
+    values = [parse_expression(v) for v in _values(item, workspace, kind)]
+    if kind in ("count", "len", "length"):
         return str(len(values))
     if kind in ("min", "max"):
         if not all(v.is_real for v in values):
@@ -140,7 +167,7 @@ def _aggregate(kind: str, item: Item) -> str:
 
 def _indexed(workspace: Workspace, match: re.Match[str]) -> str:
     item = _item(workspace, int(match.group(1)))
-    values = _values(item)
+    values = _values(item, workspace)
     index = int(match.group(2))
     if not 1 <= index <= len(values):
         raise ReferenceProblem(
@@ -258,7 +285,9 @@ def resolve_math(
     labelled = workspace.names.get(text.strip())
     if equation and labelled is not None and labelled.kind == "equation":
         return [labelled.body]  # `Q` alone in solve: the equation the person labelled Q
-    text = _AGGREGATE.sub(lambda m: _aggregate(m.group(1), _item(workspace, int(m.group(2)))), text)
+    text = _AGGREGATE.sub(
+        lambda m: _aggregate(m.group(1), _item(workspace, int(m.group(2))), workspace), text
+    )
     text = _INDEXED.sub(lambda m: _indexed(workspace, m), text)
     texts = [text]
     multi = [
@@ -330,7 +359,7 @@ def _points(raw: str, workspace: Workspace) -> list[str]:
     if match is None:
         return resolve_math(raw, workspace)
     item = _item(workspace, int(match.group(2)))
-    values = list(item.values) if item.kind == "solutions" else _values(item)
+    values = list(item.values) if item.kind == "solutions" else _values(item, workspace)
     if match.group(3) is not None:
         index = int(match.group(3))
         if not 1 <= index <= len(values):
