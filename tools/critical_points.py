@@ -15,7 +15,7 @@ from sympy.calculus.util import continuous_domain
 from tools.domains import Domain, family_members
 from tools.errors import ToolError
 from tools.formatting import approximate, tidy, with_decimal
-from tools.inputs import as_real, names_of, read_point, read_univariate, short
+from tools.inputs import as_real, names_of, one_point, read_point, read_univariate, short
 from tools.solving import general_family, is_real_number, sort_values
 
 TOOL = "extrema"
@@ -103,6 +103,7 @@ def analyse(
 
 def read_bound(raw: object, var: sp.Symbol | None, what: str, default: sp.Expr) -> sp.Expr:
     """A real bound (or +-oo), `default` when left out; `var=None` for a list of numbers."""
+    raw = one_point(raw)
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return default
     value = read_point(raw, var, what)

@@ -16,10 +16,12 @@ import sympy as sp
 from tools.errors import ParseError, ToolError
 from tools.formatting import decimal, with_decimal
 from tools.function_notation import read_expression
-from tools.parsing import Parsed, parse, parse_expression, parse_name
+from tools.parsing import Parsed, parse, parse_expression, parse_name, split_top_level
 
 # "x = 3", "x -> 0", "x → oo": a point that names its variable.
 _NAMED_POINT = re.compile(r"(?s)\s*(?P<name>[^\W\d]\w*)\s*(?:->|→|=)\s*(?P<value>.*)")
+# A point written in square brackets, as evaluate's list of points: "[0]", "[t = 1]", "[]".
+_LISTED = re.compile(r"(?s)\s*\[(?P<inner>.*)\]\s*")
 
 
 def read_variable(variable: object) -> str | None:
@@ -112,9 +114,27 @@ def as_real(expr: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, sp.Symbol]:
     return expr.xreplace({var: real}), real
 
 
+def one_point(raw: object) -> object:
+    """A one-point field written as a list, the form of evaluate's points (``[0]``,
+    ``"[t = 1]"``, ``["x = 2"]``): its one entry; an empty list (``[]``) is no point (None).
+    Anything else is returned as it is."""
+    if isinstance(raw, (list, tuple)) and len(raw) <= 1:
+        return raw[0] if raw else None
+    if isinstance(raw, str) and (listed := _LISTED.fullmatch(raw)) is not None:
+        entries = [e.strip().strip("'\"") for e in split_top_level(listed["inner"])]
+        entries = [e for e in entries if e]
+        if len(entries) <= 1:
+            return entries[0] if entries else None
+    return raw
+
+
 def read_point(raw: object, var: sp.Symbol | None, what: str) -> sp.Expr:
     """A point on ``var``'s axis: a number, text, or ``"x = 3"`` / ``"x -> 0"`` naming it
-    (``var=None``: a point on a line of numbers, whatever letter names it)."""
+    (``var=None``: a point on a line of numbers, whatever letter names it); written as a list
+    of one (``[3]``), that one."""
+    raw = one_point(raw)
+    if raw is None:
+        raise ToolError(f"{what} is missing: give one number, such as 0 or x = 2.")
     if isinstance(raw, str):
         match = _NAMED_POINT.fullmatch(raw)
         if match is not None:

@@ -19,7 +19,7 @@ import sympy as sp
 
 from tools import limits
 from tools.errors import ToolError
-from tools.inputs import read_point, read_univariate, short, whole_number
+from tools.inputs import one_point, read_point, read_univariate, short, whole_number
 from tools.result import ToolResult
 
 TOOL = "series"
@@ -32,6 +32,7 @@ def series(
     (x - at): degree 2 keeps the terms in 1, (x - at) and (x - at)^2."""
     expr, var = read_univariate(expression, variable, TOOL, "expand in")
     degree_ = whole_number(degree, "The degree", 0, limits.MAX_SERIES_DEGREE)
+    at = one_point(at)  # `[]` copied from evaluate's points: the default point
     point = read_point("0" if at is None else at, var, "The point")
     if point.free_symbols:
         raise ToolError("The point of a series must be a number.")

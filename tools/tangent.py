@@ -18,7 +18,15 @@ import sympy as sp
 
 from tools.errors import ToolError
 from tools.formatting import tidy, with_decimal
-from tools.inputs import as_real, in_sentence, read_point, read_univariate, short, to_value
+from tools.inputs import (
+    as_real,
+    in_sentence,
+    one_point,
+    read_point,
+    read_univariate,
+    short,
+    to_value,
+)
 from tools.parsing import split_top_level
 from tools.result import ToolResult
 
@@ -64,7 +72,9 @@ def tangent(expression: str, at: object, variable: str | None = None) -> ToolRes
 
 
 def _point(at: object, var: sp.Symbol) -> tuple[sp.Expr, sp.Expr | None]:
-    """``3``, ``"x = 3"``, or a point on the curve ``"(3, 9)"`` / ``(3, 9)``."""
+    """``3``, ``"x = 3"``, or a point on the curve ``"(3, 9)"`` / ``(3, 9)``; a list of one
+    (``[3]``) is that one."""
+    at = one_point(at)
     pair: list[object] | None = None
     if isinstance(at, (list, tuple)):
         pair = list(at)

@@ -59,6 +59,22 @@ OPERATION_VERBS = {
     "factor": "factor",
     "expand": "expand",
 }
+# Words (verbs, nouns, code's names) of a tool's operation: written in another tool's math
+# field (`integrate(#4, t)` in a derivative call), they ask for that tool's result first.
+OPERATION_WORDS = {
+    "integrate": "integral",
+    "integral": "integral",
+    "antiderivative": "integral",
+    "differentiate": "derivative",
+    "derivative": "derivative",
+    "solve": "solve",
+    "simplify": "simplify",
+    "factor": "factor",
+    "expand": "expand",
+    "limit": "limit",
+    "series": "series",
+    "tangent": "tangent",
+}
 # Bounds of a definite integral said in words around the math: "from 0 to 1".
 _BOUND_WORDS = frozenset({"from"})
 # A result of resolving kept readable for the model's error messages and the tool's echo.
@@ -418,6 +434,15 @@ def _field(
     if (alone := echo_removed(tool, name, value, arguments, workspace)) is not None:
         value = alone
     elif _by_origin(value, workspace) is None and (words := _words(value, workspace)):
+        other = next(
+            (OPERATION_WORDS[w.lower()] for w in words if w.lower() in OPERATION_WORDS), ""
+        )
+        if other and other != tool:
+            raise ReferenceProblem(
+                f"'{words[0]}' asks for the {other} tool's work, not math: call {other} on that "
+                f"math first, then put the id of its result in {name}; the newest are "
+                f"{workspace.newest()}."
+            )
         inside = _math_inside(value, arguments, name)
         if inside is None:
             raise ReferenceProblem(

@@ -3,7 +3,8 @@
 Why apart from `resolve`: these change the call itself before it runs, and the call is
 stored as changed, so the workspace's words for its result and what the model reads back are
 what ran. Each reads math and fields, never the request's words:
-- bounds written in an integral's expression ("h from t = 0 to 1") go to their fields;
+- an integral written around an integral call's math ("h from t = 0 to 1",
+  `integrate(h, t, 0, 1)`) leaves the math alone, its bounds and variable in their fields;
 - a derivative of `h'''` with no order or order 3 is `h` with order 3 (the primes and the
   order say the same: not the sixth derivative);
 - an evaluation whose expression works on an item's values (`(#2)^2`, `sum(#2)`) and whose
@@ -23,7 +24,7 @@ from agent.workspace.pointing import values_item
 from agent.workspace.record import Workspace, ids_in, math_key
 from agent.workspace.resolve import MATH_FIELDS, echo_removed
 from tools.errors import ToolError
-from tools.operators import written_bounds
+from tools.operators import strip_integral
 from tools.parsing import parse_expression, split_top_level
 
 # A function's name with primes, alone: `f'''`, `h''(t)`.
@@ -85,17 +86,30 @@ def _point_said_once(arguments: dict[str, Any], workspace: Workspace) -> dict[st
 
 
 def bounds_in_fields(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """An integral call that writes its bounds in its expression ("x^2 from 0 to 1") and
-    leaves its bound fields empty, with the bounds moved to their fields: the tool reads
-    them there, and the checks on bounds (did the person give them?) see them."""
-    if tool != "integral" or any(arguments.get(k) not in (None, "") for k in ("lower", "upper")):
+    """An integral call whose expression also writes the integral around its math, as the
+    integral tool reads it (`tools.operators.strip_integral`: "x^2 from 0 to 1",
+    `integrate(x^2, x, 0, 1)`, "integrate h"), with the math alone in expression and what
+    the operator says in the fields the call left empty: the tool reads them there, and the
+    checks on bounds (did the person give them?) and on words see the call that runs. A field
+    that says otherwise leaves the call as it is (the tool reports the clash)."""
+    if tool != "integral":
         return arguments
-    found = written_bounds(str(arguments.get("expression") or ""))
-    if found is None:
+    try:
+        found = strip_integral(str(arguments.get("expression") or ""))
+    except ToolError:
         return arguments
-    written = {"expression": found.body, "lower": found.lower, "upper": found.upper}
-    if found.variable and not arguments.get("variable"):
-        written["variable"] = found.variable
+    if found is None or not found.body:
+        return arguments
+    written = {"expression": found.body}
+    said = {"variable": found.variable, "lower": found.lower, "upper": found.upper}
+    for key, value in said.items():
+        given = arguments.get(key)
+        if value is None:
+            continue
+        if given in (None, ""):
+            written[key] = value
+        elif str(given).replace(" ", "") != value.replace(" ", ""):
+            return arguments
     return {**arguments, **written}
 
 

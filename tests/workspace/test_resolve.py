@@ -164,7 +164,8 @@ def test_a_result_named_by_its_own_line_is_that_result() -> None:
 def test_english_in_a_math_field_is_refused_not_read_as_letters(workspace: Workspace) -> None:
     with pytest.raises(ReferenceProblem, match="'derivative' is a word, not math"):
         resolve_arguments("derivative", {"expression": "derivative of h"}, workspace)
-    with pytest.raises(ReferenceProblem, match="'antiderivative' is a word") as refused:
+    # another tool's operation: that tool first, then its result's id
+    with pytest.raises(ReferenceProblem, match="asks for the integral tool's work") as refused:
         resolve_arguments("derivative", {"expression": "the antiderivative"}, workspace)
     # the newest items by what they are, newest first: the model picks one by its id
     newest = "the newest are #3 function h; #2 roots of #1; #1 equation."
@@ -236,7 +237,7 @@ def test_the_verb_of_the_tools_own_operation_is_not_math(
     ("expression", "written"),
     [
         ("x^2 from 0 to 1", ("x^2", "0", "1")),
-        ("integrate h from -1 to #2[1]", ("integrate h", "-1", "#2[1]")),
+        ("integrate h from -1 to #2[1]", ("h", "-1", "#2[1]")),
         ("sin(x) from 0 to pi", ("sin(x)", "0", "pi")),
         ("sin(x) from 0 to 2*pi", ("sin(x)", "0", "2*pi")),
         ("1/x between 1 and sqrt(2)", ("1/x", "1", "sqrt(2)")),
@@ -267,7 +268,7 @@ def test_bounds_stay_where_they_are_unless_an_integral_writes_both_and_holds_non
 
 
 def test_another_operations_verb_still_stops_the_call(workspace: Workspace) -> None:
-    with pytest.raises(ReferenceProblem, match="'differentiate' is a word, not math"):
+    with pytest.raises(ReferenceProblem, match="'differentiate' asks for the derivative tool's"):
         resolve_arguments(
             "integral", {"expression": "differentiate h", "lower": "0", "upper": "1"}, workspace
         )
@@ -375,8 +376,10 @@ def test_an_integral_call_that_names_itself_is_that_call(workspace: Workspace) -
     assert resolve_arguments("integral", arguments, workspace)["expression"] == (
         "(-5*t**2 + 20*t + 1)"
     )
-    with pytest.raises(ReferenceProblem, match="'derivative' is a word"):
+    with pytest.raises(ReferenceProblem, match="'derivative' asks for the derivative tool's"):
         resolve_arguments("integral", {**arguments, "expression": "derivative of h(t)"}, workspace)
+    with pytest.raises(ReferenceProblem, match="call integral on that math first"):
+        resolve_arguments("derivative", {"expression": "integrate(#1, x)"}, workspace)
 
 
 @pytest.mark.parametrize(
@@ -511,3 +514,28 @@ def test_math_never_solved_is_not_a_list_and_says_what_to_do(solved: Workspace) 
     with pytest.raises(ReferenceProblem) as refused:
         resolve_arguments("evaluate", {"expression": "mean(#5)", "at": []}, solved)
     assert "not a list of values: solve it first" in refused.value.message
+
+
+@pytest.mark.parametrize(
+    ("arguments", "once"),
+    [
+        (
+            {"expression": "integrate(2*t^2 - 2*t - 24, t, -2, 0)", "variable": "t"},
+            {"expression": "2*t^2 - 2*t - 24", "variable": "t", "lower": "-2", "upper": "0"},
+        ),
+        ({"expression": "integrate(#4, t)"}, {"expression": "#4", "variable": "t"}),
+        (
+            {"expression": "integrate((#2)^2, (t, 0, 1))", "lower": "0", "upper": "1"},
+            {"expression": "(#2)^2", "variable": "t", "lower": "0", "upper": "1"},
+        ),
+        # the fields say other bounds: the call stays as written (the tool names the clash)
+        (
+            {"expression": "integrate(x^2, x, 0, 1)", "lower": "0", "upper": "2"},
+            {"expression": "integrate(x^2, x, 0, 1)", "lower": "0", "upper": "2"},
+        ),
+    ],
+)
+def test_an_integral_written_as_a_call_in_its_own_field_is_said_once(
+    workspace: Workspace, arguments: dict, once: dict
+) -> None:
+    assert said_once("integral", arguments, workspace) == once
