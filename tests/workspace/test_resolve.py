@@ -431,20 +431,15 @@ def test_a_curve_restated_by_its_name_alone_is_its_body(workspace: Workspace) ->
     )
 
 
-def _solved(
-    call_id: str, equation: str, item: str, values: tuple[str, ...], subject: str
+def _ran(
+    tool: str, arguments: dict, item: str, values: tuple[str, ...], subject: str
 ) -> list[Message]:
-    """A solve call on `equation` and its result numbered `item`."""
+    """A call and its result numbered `item` (a solve's text lists its roots in x)."""
+    text = ", ".join(f"x = {v}" for v in values) if tool == "solve" else values[0]
     return [
-        ToolCall(call_id=call_id, tool="solve", arguments={"equation": equation}),
+        ToolCall(call_id=item, tool=tool, arguments=arguments),
         ToolResultMessage(
-            call_id=call_id,
-            tool="solve",
-            ok=True,
-            text=", ".join(f"x = {v}" for v in values),
-            item=item,
-            values=values,
-            subject=subject,
+            call_id=item, tool=tool, ok=True, text=text, item=item, values=values, subject=subject
         ),
     ]
 
@@ -456,21 +451,12 @@ def solved() -> Workspace:
     return build(
         [
             UserMessage(text="solve x^2 - 5x + 6 = 0"),
-            *_solved("a", "#1", "#2", ("2", "3"), "x**2 - 5*x + 6 = 0 for x"),
+            *_ran("solve", {"equation": "#1"}, "#2", ("2", "3"), "x**2 - 5*x + 6 = 0 for x"),
             UserMessage(text="Let q(x) = x^2 - 1. Where is it zero?"),
-            *_solved("b", "q(x) = 0", "#4", ("-1", "1"), "x**2 - 1 = 0 for x"),
+            *_ran("solve", {"equation": "q(x) = 0"}, "#4", ("-1", "1"), "x**2 - 1 = 0 for x"),
             UserMessage(text="and x^3 = 8 ?"),
-            ToolCall(call_id="c", tool="derivative", arguments={"expression": "x^3 - 3x"}),
-            ToolResultMessage(
-                call_id="c",
-                tool="derivative",
-                ok=True,
-                text="3*x**2 - 3",
-                item="#6",
-                values=("3*x**2 - 3",),
-                subject="x**3 - 3*x",
-            ),
-            *_solved("d", "#6 = 0", "#7", ("-1", "1"), "3*x**2 - 3 = 0 for x"),
+            *_ran("derivative", {"expression": "x^3 - 3x"}, "#6", ("3*x**2 - 3",), "x**3 - 3*x"),
+            *_ran("solve", {"equation": "#6 = 0"}, "#7", ("-1", "1"), "3*x**2 - 3 = 0 for x"),
         ]
     )
 
