@@ -155,6 +155,12 @@ class Workspace:
             None,
         )
 
+    def made_by(self, text: str) -> Item | None:
+        """The result whose line says it came from what `text` says (the newest such):
+        the workspace's own words for a result ("2nd derivative of q") name it."""
+        said = " ".join(text.split()).lower()
+        return next((i for i in reversed(self.items) if i.origin.lower() == said), None)
+
     def added_by(self, message: int) -> list[Item]:
         """The items the message at that place in the conversation added."""
         return [item for item in self.items if item.message == message]

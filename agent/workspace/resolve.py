@@ -16,11 +16,10 @@ from typing import Any
 import sympy as sp
 
 from agent import wire
-from agent.workspace.capture import math_runs
+from agent.workspace.field_words import echo_removed, words_refused
 from agent.workspace.record import Item, Workspace, same_math
 from tools.errors import ToolError
 from tools.parsing import parse_expression, split_top_level
-from tools.vocabulary import CONSTANTS, FUNCTIONS, GREEK_NAMES
 
 # Fields that hold math, per tool (by its `tool` literal); evaluate's `at` (a list of points)
 # is read apart, and a list of math (a system's equations) item by item.
@@ -45,38 +44,6 @@ _INDEXED = re.compile(r"#(\d+)\s*\[\s*(-?\d+)\s*\]")
 _ID = re.compile(r"#(\d+)")
 # `#` not followed by a number: a placeholder copied from an instruction (`#N`, `#id`).
 _NOT_AN_ID = re.compile(r"#(?!\s*\d)")
-# The verb that asks for each tool's own operation. A model that echoes the request writes
-# it in a math field ("integrate h from 0 to 1" in an integral call): an instruction, never
-# math, so the math it applies to is what the tool gets. A noun ("derivative of h") may name
-# an object instead (h'), so it still stops the call.
-OPERATION_VERBS = {
-    "solve": "solve",
-    "solve_system": "solve",
-    "derivative": "differentiate",
-    "evaluate": "evaluate",
-    "integral": "integrate",
-    "simplify": "simplify",
-    "factor": "factor",
-    "expand": "expand",
-}
-# Words (verbs, nouns, code's names) of a tool's operation: written in another tool's math
-# field (`integrate(#4, t)` in a derivative call), they ask for that tool's result first.
-OPERATION_WORDS = {
-    "integrate": "integral",
-    "integral": "integral",
-    "antiderivative": "integral",
-    "differentiate": "derivative",
-    "derivative": "derivative",
-    "solve": "solve",
-    "simplify": "simplify",
-    "factor": "factor",
-    "expand": "expand",
-    "limit": "limit",
-    "series": "series",
-    "tangent": "tangent",
-}
-# Bounds of a definite integral said in words around the math: "from 0 to 1".
-_BOUND_WORDS = frozenset({"from"})
 # A result of resolving kept readable for the model's error messages and the tool's echo.
 MAX_RESOLVED_CHARS = 2000
 
@@ -289,7 +256,7 @@ def resolve_math(
         raise ReferenceProblem(
             f"An id is # and a number, like #3: the workspace has {workspace.summary()}."
         )
-    labelled = _by_origin(text, workspace)
+    labelled = workspace.made_by(text)
     if labelled is not None:  # the workspace's own words for a result: "2nd derivative of q"
         text = labelled.id
     if "#" not in text and not any(_function_pattern(n).search(text) for n in workspace.names):
@@ -342,12 +309,6 @@ def _single(
     return _wrap(_expression_of(item))
 
 
-def _by_origin(text: str, workspace: Workspace) -> Item | None:
-    """The result whose line says it came from what `text` says (the newest such)."""
-    said = " ".join(text.split()).lower()
-    return next((i for i in reversed(workspace.items) if i.origin.lower() == said), None)
-
-
 def _refuse_self_application(text: str, workspace: Workspace) -> None:
     """`g(#3)` where #3 is g itself: g put into g, never what a chat means by g's value."""
     for match in re.finditer(r"([A-Za-z]\w*)\s*\(\s*#(\d+)\s*\)", text):
@@ -358,15 +319,6 @@ def _refuse_self_application(text: str, workspace: Workspace) -> None:
                 f"{match.group(0)} puts {name} into itself: for {name}'s value at a point write "
                 f"{name}(3), or the expression {name} with the point in at."
             )
-
-
-def _words(text: str, workspace: Workspace) -> list[str]:
-    """Words of four or more letters that no function, constant or workspace name spells:
-    English copied into a math field ("derivative of q"), which the parser would read as a
-    product of letters."""
-    known = set(FUNCTIONS) | set(CONSTANTS) | GREEK_NAMES | set(workspace.names)
-    known |= set(wire.COMBINATIONS)
-    return [w for w in re.findall(r"[A-Za-z]{4,}", text) if w not in known]
 
 
 def _points(raw: str, workspace: Workspace) -> list[str]:
@@ -433,77 +385,14 @@ def _field(
         raise ReferenceProblem(str(exc)) from None
     if (alone := echo_removed(tool, name, value, arguments, workspace)) is not None:
         value = alone
-    elif _by_origin(value, workspace) is None and (words := _words(value, workspace)):
-        other = next(
-            (OPERATION_WORDS[w.lower()] for w in words if w.lower() in OPERATION_WORDS), ""
-        )
-        if other and other != tool:
-            raise ReferenceProblem(
-                f"'{words[0]}' asks for the {other} tool's work, not math: call {other} on that "
-                f"math first, then put the id of its result in {name}; the newest are "
-                f"{workspace.newest()}."
-            )
-        inside = _math_inside(value, arguments, name)
-        if inside is None:
-            raise ReferenceProblem(
-                f"'{words[0]}' is a word, not math: put the id of the item you mean "
-                f"or its math in {name}; the newest are {workspace.newest()}."
-            )
-        raise ReferenceProblem(  # another operation than the tool's: the model decides
-            f"'{words[0]}' is a word, not math: {name} holds the math alone, like "
-            f'"{name}": "{inside}" (the tool does the operation).'
-        )
+    elif (refused := words_refused(tool, name, value, arguments, workspace)) is not None:
+        raise ReferenceProblem(refused)
     if tool in ("evaluate", "extrema") and name == "expression":  # a list: each on its own
         parts = [p.strip() for p in split_top_level(value)] if "#" in value else [value]
         texts = [t for part in parts for t in resolve_math(part, workspace, each=True)]
     else:
         texts = resolve_math(value, workspace, equation=tool in EQUATION_TOOLS)
     return ", ".join(texts)
-
-
-def echo_removed(
-    tool: str, name: str, value: str, arguments: dict[str, Any], workspace: Workspace
-) -> str | None:
-    """The math alone of a field that also says the tool's own operation, and bounds its
-    other fields hold ("integrate h from 0 to 1" in an integral call from 0 to 1: h); None
-    when the field says anything else."""
-    if _by_origin(value, workspace) is not None or not (words := _words(value, workspace)):
-        return None
-    inside = _math_inside(value, arguments, name)
-    return inside if inside is not None and _echoes_the_operation(tool, words) else None
-
-
-def _echoes_the_operation(tool: str, words: list[str]) -> bool:
-    """The field's only words are the verb of this tool's operation (and "from" of bounds),
-    or for an integral its noun: "integral of h" in an integral call is that call (an
-    integral of an integral is no request of a first course)."""
-    verb = OPERATION_VERBS.get(tool)
-    said = {w.lower() for w in words}
-    own = {verb} | ({"integral", "of"} if tool == "integral" else set())
-    return bool(said & (own - {"of"})) and said <= own | _BOUND_WORDS
-
-
-def _math_inside(value: str, arguments: dict[str, Any], name: str) -> str | None:
-    """The one piece of math in a field that also holds words ("integrate h from 0 to 1"
-    with the bounds 0 and 1 in their own fields holds h), to show in the refusal; None when
-    there is no single piece, or when it writes a number the call's other fields do not hold
-    (a bound or a point the words carry that the call would lose)."""
-    runs = math_runs(value)
-    pieces = [run for run in runs if not _is_number(run)]
-    if len(pieces) != 1 or _words(pieces[0], Workspace()):
-        return None
-    elsewhere = " ".join(str(v) for k, v in arguments.items() if k != name and v is not None)
-    held = {_number_text(n) for n in re.findall(r"-?\d+(?:\.\d+)?", elsewhere)}
-    numbers = [_number_text(run) for run in runs if _is_number(run)]
-    return pieces[0] if all(n in held for n in numbers) else None
-
-
-def _is_number(text: str) -> bool:
-    return re.fullmatch(r"\s*-?\d+(?:\.\d+)?\s*", text) is not None
-
-
-def _number_text(text: str) -> str:
-    return str(sp.nsimplify(text.strip()))
 
 
 def _closed(resolved: dict[str, Any]) -> bool:

@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agent.workspace.field_words import echo_removed
 from agent.workspace.pointing import values_item
 from agent.workspace.record import Workspace, ids_in, math_key
-from agent.workspace.resolve import MATH_FIELDS, echo_removed
+from agent.workspace.resolve import MATH_FIELDS
 from tools.errors import ToolError
 from tools.operators import strip_integral
 from tools.parsing import parse_expression, split_top_level
@@ -50,7 +51,7 @@ def said_once(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
 def _operation_said_once(
     tool: str, arguments: dict[str, Any], workspace: Workspace
 ) -> dict[str, Any]:
-    """The main math field without the tool's own verb (`resolve.echo_removed`): stored so,
+    """The main math field without the tool's own verb (`field_words.echo_removed`): stored so,
     the workspace names the result by its math and the model reads back a clean call."""
     fields = MATH_FIELDS.get(tool, ())
     if not fields or not isinstance(value := arguments.get(fields[0]), str):

@@ -421,24 +421,6 @@ KNOWN = [
     Known(
         "series-degree-20", lambda: tools.series("1/(1 - x)", 0, 20), sum(x**k for k in range(21))
     ),
-    # A one-point field written as evaluate's list of points: its one entry, `[]` no point.
-    Known(
-        "series-point-as-empty-list", lambda: tools.series("e^(2t)", "[]", 2), 1 + 2 * t + 2 * t**2
-    ),
-    Known(
-        "series-point-as-list",
-        lambda: tools.series("sqrt(t)", "[t = 1]", 1),
-        (t + 1) / 2,
-        ("around t = 1",),
-    ),
-    Known("tangent-point-as-list", lambda: tools.tangent("x^2", "[3]"), 6 * x - 9),
-    Known("tangent-point-as-python-list", lambda: tools.tangent("x^2", ["x = 3"]), 6 * x - 9),
-    Known("limit-point-as-list", lambda: tools.limit("sin(x)/x", "[0]"), 1),
-    Known(
-        "extrema-bounds-as-lists",
-        lambda: tools.extrema("x^3 - 3x", None, "[-2]", "[2]", "max"),
-        2,
-    ),
 ]
 
 
@@ -480,8 +462,6 @@ REFUSED = [
     (lambda: tools.tangent("1/x", 0), "undefined at x = 0"),
     (lambda: tools.tangent("x^2", "(3, 10)"), "not on the curve"),
     (lambda: tools.tangent("x^2", "oo"), "finite real"),
-    (lambda: tools.tangent("x^2", "[]"), "The point is missing"),
-    (lambda: tools.tangent("x^2", "[1, 2]"), "Could not read '[1, 2]'"),
     (lambda: tools.transform("x^2", "integrate"), "how must be"),
     (lambda: tools.transform("x^2 - 1 = 0", "factor"), "is an equation"),
     (lambda: tools.limit("x", 0, None, "sideways"), "direction must be"),
