@@ -70,7 +70,8 @@ def words_refused(
     if workspace.made_by(value) is not None or not (words := english_words(value, workspace)):
         return None
     said = [OPERATION_WORDS[w.lower()] for w in words if w.lower() in OPERATION_WORDS]
-    if said and said[0] != tool:
+    own = "solve" if tool == "solve_system" else tool  # a system is solved too
+    if said and said[0] != own:
         return (
             f"'{words[0]}' asks for the {said[0]} tool's work, not math: call {said[0]} on that "
             f"math first, then put the id of its result in {name}; the newest are "

@@ -380,6 +380,11 @@ def test_an_integral_call_that_names_itself_is_that_call(workspace: Workspace) -
         resolve_arguments("integral", {**arguments, "expression": "derivative of h(t)"}, workspace)
     with pytest.raises(ReferenceProblem, match="call integral on that math first"):
         resolve_arguments("derivative", {"expression": "integrate(#1, x)"}, workspace)
+    # "solve" in a system's equation is that tool's own word: no other tool is named
+    with pytest.raises(ReferenceProblem, match="'solve' is a word, not math"):
+        resolve_arguments(
+            "solve_system", {"equations": ["solve x + y = 3 and x - y = 1"]}, workspace
+        )
 
 
 @pytest.mark.parametrize(
