@@ -368,20 +368,20 @@ def _check_text(text: object, what: str) -> str:
 
 def parse(text: str, keep_whole: Iterable[str] = (), what: str = "The input") -> Parsed:
     """Read an expression or an equation; drop a leading ``f(x) =`` definition."""
-    text, applied = derivatives_named(_check_text(text, what), what)
-    named = {a.name: a.value(lambda t: parse_expression(t, keep_whole, what)) for a in applied}
-    tokens = tokenize(text, keep_whole)
-    try:
-        return _parse_tokens(text, tokens, named)
+    written = _check_text(text, what)
+    text, applied = derivatives_named(written, what)
+    try:  # an operand is read by this function again: nesting is bounded like brackets
+        named = {a.name: a.value(lambda t: parse_expression(t, keep_whole, what)) for a in applied}
+        return _parse_tokens(text, tokenize(text, keep_whole), named)
     except (ParseError, LimitError):
         raise
     except RecursionError:
-        raise _too_big(text, "it is nested too deeply") from None
+        raise _too_big(written, "it is nested too deeply") from None
     except MemoryError:
-        raise _too_big(text, "it is too large to build") from None
+        raise _too_big(written, "it is too large to build") from None
     except Exception as exc:  # SymPy refusing to build something (e.g. a TypeError)
         detail = " ".join(str(exc).split())[:120] or type(exc).__name__
-        raise _fail(text, f"SymPy cannot build it ({detail})") from None
+        raise _fail(written, f"SymPy cannot build it ({detail})") from None
 
 
 def _parse_tokens(text: str, tokens: list[Token], named: dict[str, sp.Expr]) -> Parsed:
