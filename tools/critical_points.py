@@ -101,14 +101,10 @@ def analyse(
 # Reading
 
 
-_NO_PLACE = {"", "min", "max", "minimum", "maximum"}
-
-
 def read_bound(raw: object, var: sp.Symbol | None, what: str, default: sp.Expr) -> sp.Expr:
-    """A real bound (or +-oo), `default` when left out; `var=None` for a list of numbers.
-    A bound written as the extreme asked for (``"lower": "min"``) names no place: left out."""
+    """A real bound (or +-oo), `default` when left out; `var=None` for a list of numbers."""
     raw = one_point(raw)
-    if raw is None or (isinstance(raw, str) and raw.strip().lower() in _NO_PLACE):
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
         return default
     value = read_point(raw, var, what)
     if value.free_symbols or not (value.is_extended_real or value in (sp.oo, -sp.oo)):

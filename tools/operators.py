@@ -7,18 +7,14 @@ operator as the product ``x*(q^2 + 6q + 8)``: a wrong answer with no error. Inte
 ``integrate p^2 - 2p - 3 from 0 to 2`` and were refused. The request already names the tool,
 so the operator is redundant: it is taken off, and what it says (the variable, the order, the
 bounds) is used where the call left it out, or checked against what the call says. An
-operator anywhere else (``d/dt (t^3 + 6t) = 0`` in solve, ``d/dx (3x^2 - 6x)`` in evaluate: the
-form the derivative tool's own answers are written in) is what it says, the exact derivative
-of the bracket after it (`derivatives_named`), never read as a product.
+operator left anywhere else (a ``d/dx`` inside an integral or an evaluation) is refused by
+`check_no_operator`, never read as a product.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-
-import sympy as sp
 
 from tools.errors import ParseError, ToolError
 
@@ -28,6 +24,9 @@ _DERIVATIVE_OPERATOR = re.compile(
     rf"\s*d{_ORDER_MARK}\s*/\s*d\s*(?P<var>[A-Za-z])(?:\s*\^\s*\d|[²³])?(?![A-Za-z0-9_])\s*"
 )
 _DERIVATIVE_WORDS = re.compile(r"\s*(?:the\s+)?(?:derivative\s+of|differentiate)\s+", re.IGNORECASE)
+_ANY_OPERATOR = re.compile(
+    r"(?<![A-Za-z0-9_])d(?:\^\s*\d|[²³])?\s*/\s*d\s*[A-Za-z](?![A-Za-z0-9_])"
+)
 _INTEGRAL_WORDS = re.compile(
     r"\s*(?:the\s+)?(?:(?:definite\s+)?integral\s+of|integrate)\s+", re.IGNORECASE
 )
@@ -157,84 +156,13 @@ def _split_commas(text: str) -> list[str]:
     return parts
 
 
-_OPERATOR_IN_MATH = re.compile(
-    rf"(?<![A-Za-z_])d{_ORDER_MARK}\s*/\s*d\s*(?P<var>[A-Za-z])(?:\s*\^\s*\d|[²³])?"
-    r"(?![A-Za-z0-9_])\s*"
-)
-
-
-@dataclass(frozen=True)
-class Applied:
-    """A derivative operator applied to some math, and the name it has in the rewritten text."""
-
-    name: str
-    operand: str
-    variable: str
-    order: int
-
-    def value(self, read: Callable[[str], sp.Expr]) -> sp.Expr:
-        """The exact derivative; an operand without the operator's letter is differentiated in
-        its one variable (``d/dx (3t^2)`` is ``6t``), several letters leave it ambiguous."""
-        operand = read(self.operand)
-        letter = sp.Symbol(self.variable)
-        if letter not in operand.free_symbols and operand.free_symbols:
-            letters = sorted(operand.free_symbols, key=str)
-            if len(letters) > 1:
-                raise ParseError(
-                    f"d/d{self.variable} ({self.operand}) has no {self.variable} but several "
-                    f"letters ({', '.join(map(str, letters))}): write d/d followed by the one "
-                    "meant."
-                )
-            letter = letters[0]
-        return sp.diff(operand, letter, self.order)
-
-
-def derivatives_named(text: str, what: str) -> tuple[str, list[Applied]]:
-    """``2 + d/dx (x^3) = 5`` -> ``2 + dop_1 = 5`` and what ``dop_1`` stands for. The operand
-    is the bracket right after the operator, or the rest of the equation's side the operator
-    starts (``d/dx x^3 + x = 0``); an operator with neither is refused, not multiplied."""
-    applied: list[Applied] = []
-    while (match := _OPERATOR_IN_MATH.search(text)) is not None:
-        before, rest = text[: match.start()], text[match.end() :]
-        closing = _closing_bracket(rest) if rest.startswith("(") else None
-        if closing is not None:
-            operand, after = rest[1:closing], rest[closing + 1 :]
-        elif not before.strip() or before.rstrip().endswith("="):
-            side_end = _top_level_equals(rest)
-            operand, after = rest[:side_end], rest[side_end:]
-        else:
-            raise ParseError(
-                f"{what} has a derivative operator (d/d{match.group('var')}) with no bracket "
-                "after it: write it as d/dx (expression)."
-            )
-        if not operand.strip():
-            raise ParseError(f"{what} has a derivative operator with nothing to differentiate.")
-        n = int(match.group("n") or 0) or _SUPERSCRIPT_ORDER.get(match.group("sup") or "", 1)
-        name = f"dop_{len(applied) + 1}"
-        applied.append(Applied(name, operand, match.group("var"), n))
-        text = f"{before} {name} {after}"
-    return text, applied
-
-
-def _closing_bracket(text: str) -> int | None:
-    """Where the bracket opening `text` closes; None when it never does."""
-    depth = 0
-    for i, char in enumerate(text):
-        depth += char == "("
-        depth -= char == ")"
-        if depth == 0:
-            return i
-    return None
-
-
-def _top_level_equals(text: str) -> int:
-    depth = 0
-    for i, char in enumerate(text):
-        depth += char == "("
-        depth -= char == ")"
-        if char == "=" and depth == 0:
-            return i
-    return len(text)
+def check_no_operator(text: object, what: str) -> None:
+    """A ``d/dx`` left in math is refused: read as a product it would give a wrong value."""
+    if isinstance(text, str) and _ANY_OPERATOR.search(text):
+        raise ParseError(
+            f"{what} contains a derivative operator (d/dx): send the expression alone; for a "
+            "derivative use the derivative tool first."
+        )
 
 
 # "[x**2 for x in [-4, -3, 1]]", "sum(x for x in [-4, -3])": a list written as code.

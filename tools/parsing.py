@@ -57,7 +57,7 @@ import sympy as sp
 from tools import limits
 from tools.bounds import check_power
 from tools.errors import LimitError, ParseError
-from tools.operators import derivatives_named
+from tools.operators import check_no_operator
 from tools.tokens import (
     Token,
     _fail,
@@ -97,8 +97,8 @@ class Parsed:
 class _Parser:
     """Recursive descent over the token list; builds SymPy objects as it goes."""
 
-    def __init__(self, text: str, tokens: list[Token], named: dict | None = None) -> None:
-        self.text, self.named = text, named or {}  # named: what `derivatives_named` took out
+    def __init__(self, text: str, tokens: list[Token]) -> None:
+        self.text = text
         self.tokens = tokens
         self.i = 0
         self.depth = 0
@@ -225,7 +225,7 @@ class _Parser:
         if kind == "num":
             return token.value  # type: ignore[return-value]
         if kind == "name":
-            return self.named.get(str(token.value), sp.Symbol(str(token.value)))
+            return sp.Symbol(str(token.value))
         if kind == "const":
             return CONSTANTS[str(token.value)]
         if kind == "func":
@@ -368,27 +368,27 @@ def _check_text(text: object, what: str) -> str:
 
 def parse(text: str, keep_whole: Iterable[str] = (), what: str = "The input") -> Parsed:
     """Read an expression or an equation; drop a leading ``f(x) =`` definition."""
-    written = _check_text(text, what)
-    text, applied = derivatives_named(written, what)
-    try:  # an operand is read by this function again: nesting is bounded like brackets
-        named = {a.name: a.value(lambda t: parse_expression(t, keep_whole, what)) for a in applied}
-        return _parse_tokens(text, tokenize(text, keep_whole), named)
+    text = _check_text(text, what)
+    check_no_operator(text, what)
+    tokens = tokenize(text, keep_whole)
+    try:
+        return _parse_tokens(text, tokens)
     except (ParseError, LimitError):
         raise
     except RecursionError:
-        raise _too_big(written, "it is nested too deeply") from None
+        raise _too_big(text, "it is nested too deeply") from None
     except MemoryError:
-        raise _too_big(written, "it is too large to build") from None
+        raise _too_big(text, "it is too large to build") from None
     except Exception as exc:  # SymPy refusing to build something (e.g. a TypeError)
         detail = " ".join(str(exc).split())[:120] or type(exc).__name__
-        raise _fail(written, f"SymPy cannot build it ({detail})") from None
+        raise _fail(text, f"SymPy cannot build it ({detail})") from None
 
 
-def _parse_tokens(text: str, tokens: list[Token], named: dict[str, sp.Expr]) -> Parsed:
+def _parse_tokens(text: str, tokens: list[Token]) -> Parsed:
     definition = _leading_definition(tokens)
     if definition is not None:
         label, start = definition
-        body = _Parser(text, tokens, named)
+        body = _Parser(text, tokens)
         body.i = start
         rhs = body.expr()
         body.expect_end()
@@ -397,7 +397,7 @@ def _parse_tokens(text: str, tokens: list[Token], named: dict[str, sp.Expr]) -> 
         free = {s.name for s in rhs.free_symbols}
         if name not in free and arg_names <= free:
             return Parsed(lhs=rhs, definition=label)
-    lhs, rhs = _Parser(text, tokens, named).equation()
+    lhs, rhs = _Parser(text, tokens).equation()
     return Parsed(lhs=lhs, rhs=rhs)
 
 

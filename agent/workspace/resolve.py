@@ -362,11 +362,8 @@ def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
             resolved[name] = _field(tool, name, value, workspace, arguments)
     if tool == "evaluate" and isinstance(arguments.get("at"), list):
         points: list[str] = []
-        for raw in arguments["at"]:  # a blank entry is no point
-            if isinstance(raw, str):
-                points += _points(raw, workspace) if raw.strip() else []
-            else:
-                points.append(raw)
+        for raw in arguments["at"]:
+            points += _points(str(raw), workspace) if isinstance(raw, str) else [raw]
         resolved["at"] = points
         expression = str(arguments.get("expression") or "")
         if points and resolved.get("expression") != expression and _closed(resolved):
@@ -390,42 +387,12 @@ def _field(
         value = alone
     elif (refused := words_refused(tool, name, value, arguments, workspace)) is not None:
         raise ReferenceProblem(refused)
-    if name == "expression":
-        value = _solved_as_roots(tool, value, arguments, workspace)
     if tool in ("evaluate", "extrema") and name == "expression":  # a list: each on its own
         parts = [p.strip() for p in split_top_level(value)] if "#" in value else [value]
         texts = [t for part in parts for t in resolve_math(part, workspace, each=True)]
     else:
         texts = resolve_math(value, workspace, equation=tool in EQUATION_TOOLS)
     return ", ".join(texts)
-
-
-_PLAIN_ID = re.compile(r"#(\d+)(?!\d|\s*\[)")
-_CALLED = re.compile(r"[A-Za-z]\w*\s*\(\s*$")  # `max(` before an id: an aggregate's argument
-
-
-def _solved_as_roots(tool: str, value: str, arguments: dict[str, Any], workspace: Workspace) -> str:
-    """Where the only values a solved item has are its roots, its id is its roots' id: an
-    equation alone in extrema (an equation has no greatest value, its roots do), and a solved
-    equation, function or expression inside evaluate's math with no point (`(#1)^2` is each
-    root squared). Aggregates (`max(#1)`) and indexes (`#1[2]`) read roots on their own."""
-    at = arguments.get("at")
-    if tool == "extrema":
-        item = workspace.cited_alone(value)
-        roots = workspace.roots_of(item) if item is not None and item.kind == "equation" else None
-        return roots.id if roots is not None else value
-    if tool != "evaluate" or workspace.cited_alone(value) or any(str(p).strip() for p in at or []):
-        return value
-
-    def roots_id(match: re.Match[str]) -> str:
-        if _CALLED.search(value[: match.start()]):
-            return match.group(0)
-        item = workspace.get(int(match.group(1)))
-        solved = item is not None and item.kind in _SOLVABLE
-        roots = workspace.roots_of(item) if solved else None
-        return roots.id if roots is not None else match.group(0)
-
-    return _PLAIN_ID.sub(roots_id, value)
 
 
 def _closed(resolved: dict[str, Any]) -> bool:

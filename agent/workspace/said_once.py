@@ -12,9 +12,7 @@ what ran. Each reads math and fields, never the request's words:
 - a function's value with its point written twice (`q(-3)` at `k = -3`), or the function
   named twice (`q(#3)` at a point, #3 being q or q's roots), is q at that point;
 - a math field that also says the tool's own operation and bounds its other fields hold
-  ("integrate h from 0 to 1") holds the math alone (`h`);
-- the person's math copied into the main field with its brackets lost
-  (`x^2 + 6*x + 8/(x + 4)` for `(x^2 + 6x + 8)/(x + 4)`) is the person's item, by its id.
+  ("integrate h from 0 to 1") holds the math alone (`h`).
 """
 
 from __future__ import annotations
@@ -24,7 +22,7 @@ from typing import Any
 
 from agent.workspace.field_words import echo_removed
 from agent.workspace.pointing import values_item
-from agent.workspace.record import Workspace, ids_in, math_key, same_math
+from agent.workspace.record import Workspace, ids_in, math_key
 from agent.workspace.resolve import MATH_FIELDS
 from tools.errors import ToolError
 from tools.operators import strip_integral
@@ -43,7 +41,6 @@ _ID_OR_COMBINATION = re.compile(r"\b[A-Za-z]+\s*\(\s*#\d+\s*\)|#\d+(?:\[-?\d+\])
 def said_once(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
     """The call's arguments with each thing said once (an equal dict when nothing was)."""
     arguments = _operation_said_once(tool, bounds_in_fields(tool, arguments), workspace)
-    arguments = _brackets_restored(tool, arguments, workspace)
     if tool == "derivative":
         arguments = _primes_as_order(arguments, workspace)
     if tool == "evaluate":
@@ -61,37 +58,6 @@ def _operation_said_once(
         return arguments
     alone = echo_removed(tool, fields[0], value, arguments, workspace)
     return arguments if alone is None else {**arguments, fields[0]: alone}
-
-
-_NOT_IN_BRACKETLESS_FORM = re.compile(r"[()\s*]")
-
-
-def _bracketless(text: str) -> str:
-    """The characters of some math without brackets, spaces and `*`, sorted: SymPy's text of
-    the person's item may order factors otherwise than the copy (`(t - 2)**2*(t + 1)`)."""
-    return "".join(sorted(_NOT_IN_BRACKETLESS_FORM.sub("", text.replace("**", "^"))))
-
-
-def _brackets_restored(
-    tool: str, arguments: dict[str, Any], workspace: Workspace
-) -> dict[str, Any]:
-    """The main math field written with the same characters as exactly one item of the
-    person's, brackets aside, but another value (not even its negative): a copy that lost
-    its brackets (`x^2 + 6*x + 8/(x + 4)`), which means the person's math: that item's id."""
-    fields = MATH_FIELDS.get(tool, ())
-    value = arguments.get(fields[0]) if fields else None
-    if not isinstance(value, str) or "#" in value:
-        return arguments
-    written = _bracketless(value)
-    mine = [i for i in workspace.items if i.origin == "you" and _bracketless(i.body) == written]
-    if len(mine) != 1:
-        return arguments
-    try:
-        if same_math(math_key(value), math_key(mine[0].body)):
-            return arguments
-    except ToolError:
-        return arguments
-    return {**arguments, fields[0]: mine[0].id}
 
 
 def _point_said_once(arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """Calculus written around the math (``d/dx (E)``, ``integrate E from a to b``) is taken off,
-and a ``d/dx`` anywhere else is the exact derivative it names, never read as a product."""
+and a ``d/dx`` left anywhere else is refused, never read as a product."""
 
 from __future__ import annotations
 
@@ -81,39 +81,17 @@ def test_bounds_said_twice_must_agree() -> None:
 
 
 @pytest.mark.parametrize(
-    ("call", "value"),
+    "call",
     [
-        # the derivative tool's own answer form, copied into another tool's field
-        (
-            lambda: solve("d/dt (t^3 + 6t^2 + 5t - 12) = 0", "t"),
-            {-2 - sp.sqrt(21) / 3, -2 + sp.sqrt(21) / 3},
-        ),
-        (lambda: evaluate("d/dx (3x^2 - 6x - 6)", "x = 2"), 6),
-        (lambda: evaluate("d/dt (q^3 + 9q^2)", "q = -2"), -24),
-        (lambda: integral("integrate d/dr (r^3 + 9r^2) from 0 to 2", "r", "0", "2"), 44),
-        (lambda: solve("d/dx x^2 = 4"), {2}),
-        (lambda: evaluate("2 + d²/dx² (x^4)", "x = 1"), 14),
+        lambda: integral("int_{-1}^1 (d/dt (t^4 - 10t^3)) dt", "t"),
+        lambda: integral("integrate d/dr (r^3 + 9r^2) from 0 to 2", "r", "0", "2"),
+        lambda: evaluate("d/dt (q^3 + 9q^2)", "-2"),
+        lambda: solve("d/dx (x^2) = 0"),
     ],
 )
-def test_an_operator_inside_other_math_is_its_exact_derivative(call, value) -> None:  # type: ignore[no-untyped-def]
-    result = call()
-    assert result.ok, result.text
-    got = set(result.value) if isinstance(value, set) else result.value
-    assert got == value
-
-
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("2*d/dx x^2", "no bracket after it"),
-        ("d/dx ()", "nothing to differentiate"),
-        ("d/dx (t*s)", "several letters"),
-        ("d/dx(" * 280 + "x" + ")" * 280, "nested too deeply"),  # hostile: one sentence
-    ],
-)
-def test_an_operator_that_cannot_be_read_exactly_is_refused(text: str, message: str) -> None:
-    with pytest.raises(ToolError, match=message):
-        result = evaluate(text, "t = 1, s = 2")
+def test_an_operator_anywhere_else_is_refused_not_multiplied(call) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ToolError, match="derivative operator"):
+        result = call()
         if not result.ok:  # a tool may return its error instead of raising it
             raise ToolError(result.text)
 
@@ -191,18 +169,3 @@ def test_a_bound_for_another_variable_is_one_clear_sentence() -> None:
     with pytest.raises(ToolError) as caught:
         integral("3t^2 + 2t", None, "x = 0", "3")
     assert caught.value.message == "The lower bound 'x = 0' is for x, but the integral is in t."
-
-
-@settings(max_examples=40, deadline=None)
-@given(
-    low=st.lists(st.integers(-9, 9), min_size=2, max_size=3),
-    lead=st.integers(1, 9),
-    shift=st.integers(-9, 9),
-)
-def test_an_operator_in_an_equation_solves_its_derivative(
-    low: list[int], lead: int, shift: int
-) -> None:
-    poly = lead * _x ** len(low) + sum(c * _x**i for i, c in enumerate(low))  # degree 2 or 3
-    wrapped = solve(f"d/dx ({str(poly).replace('**', '^')}) = {shift}", "x")
-    assert wrapped.ok, wrapped.text
-    assert set(wrapped.value) == set(sp.solveset(sp.diff(poly, _x) - shift, _x, sp.S.Complexes))

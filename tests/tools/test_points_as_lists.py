@@ -53,12 +53,3 @@ def test_no_point_or_several_in_a_one_point_field_is_one_clear_sentence(
     result = call()
     assert not result.ok and fragment in result.error
     assert "\n" not in result.error and len(result.error) < 300
-
-
-@pytest.mark.parametrize("bound", ["min", "max", "Minimum", "maximum", " "])
-def test_a_bound_written_as_the_extreme_asked_for_names_no_place(bound: str) -> None:
-    """Seen from the embedded model: ``"lower": "min"`` for "the minimum of ...": that side is
-    open, as when the bound is left out, never "'min' needs an argument"."""
-    written = tools.extrema("x^2 - 4x + 1", None, bound, None, "min")
-    left_out = tools.extrema("x^2 - 4x + 1", None, None, None, "min")
-    assert written.ok and written.value == left_out.value == -3
