@@ -51,6 +51,16 @@ def unverified_request(numbers: list[str]) -> str:
     )
 
 
+def unresolved_request() -> str:
+    """Sent once, after an answer that states numbers when every tool call of the request
+    failed or only looked items up (not kept in history)."""
+    return (
+        "No tool call of this request has given a result, so nothing computed those numbers. "
+        "Send the tool call the request needs, fixed as the tool's message says, then answer "
+        "with its exact results."
+    )
+
+
 def untooled_request(ids: list[str]) -> str:
     """Sent once, after an answer to new math that no tool worked on (not kept in history)."""
     return (
