@@ -355,7 +355,7 @@ class Agent:
         if fresh and not runs:
             return wire.untooled_request(fresh)
         if _without_result(runs) and stated_any_number(reply.text):
-            return wire.unresolved_request()
+            return wire.UNRESOLVED_REQUEST
         stated = unverified_numbers(reply.text, self.session.conversation())
         stated += [n for n in miscalculations(reply.text) if n not in stated]
         return wire.unverified_request(stated) if stated else None

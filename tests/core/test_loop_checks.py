@@ -195,7 +195,7 @@ def test_an_answer_with_numbers_after_calls_that_gave_no_result_is_sent_back_onc
     assert agent.run_turn("solve x^2 - 4x - 5 = 0").ok
     result = agent.run_turn("differentiate the equation")
     assert result.reply.text == "The derivative is 2*x - 4 (#3)."
-    assert model.seen[-2][-1].content == wire.unresolved_request()
+    assert model.seen[-2][-1].content == wire.UNRESOLVED_REQUEST
     assert model.wanted[-3:] == ["any", "tool", "any"]
     # A look-up alone computes nothing either.
     model = InProcessModel(
@@ -211,7 +211,7 @@ def test_an_answer_with_numbers_after_calls_that_gave_no_result_is_sent_back_onc
     agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
     assert agent.run_turn("solve x^2 - 4x - 5 = 0").ok
     assert agent.run_turn("the larger root of it?").reply.text == "The larger root is 5."
-    assert model.seen[-2][-1].content == wire.unresolved_request()
+    assert model.seen[-2][-1].content == wire.UNRESOLVED_REQUEST
     # An answer with no number after a failure (it says what went wrong) stands.
     model = InProcessModel([derivative("#9"), done("There is no such item yet.")])
     agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
