@@ -59,22 +59,11 @@ def test_recall_finds_items_by_id_and_by_name() -> None:
 
 def test_an_item_found_by_id_or_name_comes_with_what_was_computed_from_it() -> None:
     """The look-up of an equation shows its roots: a question about them needs their id."""
-    history = [
-        UserMessage(text="solve s^2 + 5s + 4 = 0"),
-        ToolCall(call_id="a", tool="solve", arguments={"equation": "#1"}),
-        ToolResultMessage(
-            call_id="a",
-            tool="solve",
-            ok=True,
-            text="s = -4, s = -1",
-            item="#2",
-            values=("-4", "-1"),
-            subject="s**2 + 5*s + 4 = 0 for s",
-        ),
-        AssistantMessage(text="s = -4, s = -1 (#2)", task_status="COMPLETED"),
-        UserMessage(text="let g(t) = t^2 - 9"),
-        AssistantMessage(text="Noted.", task_status="COMPLETED"),
-    ]
+    model = InProcessModel([solve("#1"), done("s = -4, s = -1 (#2)."), done("Noted.")])
+    agent = Agent(model, make_strategy("window"))
+    assert agent.run_turn("solve s^2 + 5s + 4 = 0").ok
+    assert agent.run_turn("let g(t) = t^2 - 9").ok
+    history = agent.session.conversation()
     found = recall(history, build(history), "#1").splitlines()
     assert found[0].startswith("#1 equation (you; equations[1], equations[-1]; quadratic)")
     assert found[1] == "#2 roots of #1 (equations[1], equations[-1]): s = -4, s = -1"
