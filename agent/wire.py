@@ -41,15 +41,6 @@ ANSWER_NOW = (
 )
 
 
-# Sent once, after an answer that states numbers when every tool call of the request failed
-# or only looked items up (not kept in history).
-UNRESOLVED_REQUEST = (
-    "No tool call of this request has given a result, so nothing computed those numbers. "
-    "Send the tool call the request needs, fixed as the tool's message says, then answer "
-    "with its exact results."
-)
-
-
 def unverified_request(numbers: list[str]) -> str:
     """Sent once, after an answer that states numbers no tool computed (not kept in history)."""
     return (

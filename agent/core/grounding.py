@@ -75,11 +75,6 @@ def without_ids(text: str) -> str:
     return _ITEM_ID.sub(" ", text)
 
 
-def stated_any_number(answer: str) -> bool:
-    """Whether an answer states a number at all (ids it cites are labels, not numbers)."""
-    return _STATED_NUMBER.search(without_ids(answer)) is not None
-
-
 def unverified_numbers(answer: str, context: list[Message]) -> list[str]:
     """Numbers an answer states that no tool computed, no call used and the user never wrote.
 

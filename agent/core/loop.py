@@ -21,7 +21,6 @@ from agent.core.grounding import (
     is_number,
     miscalculations,
     note_is_grounded,
-    stated_any_number,
     ungrounded_reason,
     unverified_numbers,
     unwritten_values,
@@ -124,12 +123,6 @@ def _held_to_tool(runs: list[tuple[ToolCall, ToolResultMessage]]) -> str | None:
     may quote a result wrongly ("4 - 5*12 = -52" after the tool said 4)."""
     results = [f"{ran.text} ({ran.item})" for _call, ran in runs if ran.ok and ran.item]
     return "; ".join(dict.fromkeys(results)) or None
-
-
-def _without_result(runs: list[tuple[ToolCall, ToolResultMessage]]) -> bool:
-    """Tools were called for the request and none computed anything: each call failed or
-    only looked items up."""
-    return bool(runs) and not any(ran.ok for call, ran in runs if call.tool != wire.RECALL_TOOL)
 
 
 def _with_workspace(
@@ -274,7 +267,7 @@ class Agent:
                 )
                 doubt = None
                 if self.aids.verify_answers:
-                    doubt = self._unverified(reply, fresh, result.tool_runs)
+                    doubt = self._unverified(reply, fresh if not result.tool_runs else [])
                 if doubt is not None and not asked:  # once per turn: held to a tool call
                     asked = True
                     request = ChatMessage(role=wire.USER, content=doubt)
@@ -339,23 +332,14 @@ class Agent:
         system = joint_system([earlier for _call, earlier in runs], ran)
         return joint_note(system, self.tool_runner(system)) if system is not None else None
 
-    def _unverified(
-        self,
-        reply: AssistantMessage,
-        fresh: list[str],
-        runs: list[tuple[ToolCall, ToolResultMessage]],
-    ) -> str | None:
+    def _unverified(self, reply: AssistantMessage, untooled: list[str]) -> str | None:
         """The sentence sent back once when a finished answer states numbers no tool computed
-        (ones the chat never held, or arithmetic it writes out wrongly), states numbers when
-        the request's tool calls gave no result (errors and look-ups only: a small model
-        then answers from the numbers in view), or answers new math (`fresh`: its ids) that
-        no tool worked on; else None."""
+        (ones the chat never held, or arithmetic it writes out wrongly), or answers new math
+        (`untooled`: its ids) that no tool worked on; else None."""
         if reply.task_status != "COMPLETED":
             return None
-        if fresh and not runs:
-            return wire.untooled_request(fresh)
-        if _without_result(runs) and stated_any_number(reply.text):
-            return wire.UNRESOLVED_REQUEST
+        if untooled:
+            return wire.untooled_request(untooled)
         stated = unverified_numbers(reply.text, self.session.conversation())
         stated += [n for n in miscalculations(reply.text) if n not in stated]
         return wire.unverified_request(stated) if stated else None

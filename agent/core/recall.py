@@ -3,9 +3,7 @@
 Strategies keep what the model sees small, and a long session shows only the newest
 workspace items; what is left out is one look-up away, as with Letta's conversation search.
 A query names items by id (`#3`, `#3 #7`) or by name (`h`), or writes math that an item or a
-finished task holds; nothing is guessed from its words. An item found by id or name comes
-with what was computed from it (its roots, its derivative), so the look-up of an equation
-shows the values a question about it needs.
+finished task holds; nothing is guessed from its words.
 """
 
 from __future__ import annotations
@@ -20,17 +18,13 @@ from agent.messages import Message
 from agent.workspace.record import Item, Workspace, ids_in
 
 MAX_HITS = 5
-# Results shown per item found by id or name: the newest of what was computed from it.
-MADE_FROM_EACH = 2
 _NAME = re.compile(r"(?<![\w#'])([A-Za-z]\w*)(?![\w(])")
 
 
 def _items_named(query: str, workspace: Workspace) -> list[Item]:
     numbered = [workspace.get(n) for n in ids_in(query)]
     named = [workspace.names[n] for n in _NAME.findall(query) if n in workspace.names]
-    found = [i for i in dict.fromkeys([*numbered, *named]) if i is not None]
-    made = [m for item in found for m in workspace.made_from(item)[:MADE_FROM_EACH]]
-    return list(dict.fromkeys([*found, *made]))
+    return list(dict.fromkeys(i for i in [*numbered, *named] if i is not None))
 
 
 def _holds(facts: frozenset[str], text: str) -> bool:
@@ -48,10 +42,7 @@ def recall(conversation: list[Message], workspace: Workspace, query: str) -> str
     tasks = split_history(conversation).finished
     lines = [wire.ledger_line(n, *_qa(task)) for n, task in enumerate(tasks, 1)]
     task_hits = [line for line in reversed(lines) if facts and _holds(facts, line)]
-    positions = workspace.positions()
-    found = [workspace.line_of(item, positions) for item in items] + task_hits[
-        : MAX_HITS - len(items)
-    ]
+    found = [item.line() for item in items] + task_hits[: MAX_HITS - len(items)]
     if found:  # a look-up is no answer: the call the request needs comes next
         return "\n".join([*found[:MAX_HITS], wire.AFTER_RECALL])
     # Not found by id, name or math: the request's words point somewhere in the record, so

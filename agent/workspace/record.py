@@ -155,15 +155,6 @@ class Workspace:
             None,
         )
 
-    def made_from(self, item: Item) -> list[Item]:
-        """The results computed from an item (its roots, derivatives...), newest first."""
-        return [
-            i
-            for i in reversed(self.items)
-            if i.number != item.number
-            and (i.source == item.number or item.number in ids_in(i.origin))
-        ]
-
     def made_by(self, text: str) -> Item | None:
         """The result whose line says it came from what `text` says (the newest such):
         the workspace's own words for a result ("2nd derivative of q") name it."""

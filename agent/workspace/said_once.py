@@ -12,10 +12,7 @@ what ran. Each reads math and fields, never the request's words:
 - a function's value with its point written twice (`q(-3)` at `k = -3`), or the function
   named twice (`q(#3)` at a point, #3 being q or q's roots), is q at that point;
 - a math field that also says the tool's own operation and bounds its other fields hold
-  ("integrate h from 0 to 1") holds the math alone (`h`);
-- the id of roots alone where one piece of math is read (a derivative's expression, a
-  solve's equation) is the math those roots solve: roots have no derivative or equation of
-  their own, and the model points at them when the math is named by the roots it had.
+  ("integrate h from 0 to 1") holds the math alone (`h`).
 """
 
 from __future__ import annotations
@@ -44,7 +41,6 @@ _ID_OR_COMBINATION = re.compile(r"\b[A-Za-z]+\s*\(\s*#\d+\s*\)|#\d+(?:\[-?\d+\])
 def said_once(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
     """The call's arguments with each thing said once (an equal dict when nothing was)."""
     arguments = _operation_said_once(tool, bounds_in_fields(tool, arguments), workspace)
-    arguments = _solved_math_for_roots(tool, arguments, workspace)
     if tool == "derivative":
         arguments = _primes_as_order(arguments, workspace)
     if tool == "evaluate":
@@ -62,24 +58,6 @@ def _operation_said_once(
         return arguments
     alone = echo_removed(tool, fields[0], value, arguments, workspace)
     return arguments if alone is None else {**arguments, fields[0]: alone}
-
-
-# Tools that read a list of values where an id of several stands (each root, the largest).
-_LIST_TOOLS = ("evaluate", "extrema")
-
-
-def _solved_math_for_roots(
-    tool: str, arguments: dict[str, Any], workspace: Workspace
-) -> dict[str, Any]:
-    """`#5` (roots of #4) alone in a derivative's expression or a solve's equation: `#4`."""
-    fields = MATH_FIELDS.get(tool, ())
-    if tool in _LIST_TOOLS or not fields or fields[0] not in ("equation", "expression"):
-        return arguments
-    value = arguments.get(fields[0])
-    item = workspace.cited_alone(value) if isinstance(value, str) else None
-    if item is None or item.kind != "roots" or item.source is None:
-        return arguments
-    return {**arguments, fields[0]: f"#{item.source}"}
 
 
 def _point_said_once(arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:

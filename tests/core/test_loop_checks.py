@@ -5,10 +5,9 @@ Each reads math only, never the request's words."""
 
 from __future__ import annotations
 
-from agent import wire
 from agent.core.loop import Agent, SmallModelAids
 from agent.testing.in_process import InProcessModel
-from agent.testing.replies import derivative, done, evaluate, recall, solve, tool_call
+from agent.testing.replies import derivative, done, evaluate, solve, tool_call
 from tests.core.test_loop import make_agent
 
 
@@ -176,44 +175,3 @@ def test_an_evaluation_at_a_number_the_person_gave_another_letter_is_refused() -
         agent = make_agent(model, aids=SmallModelAids(fit_variable=True))
         ((_c, ran),) = agent.run_turn(f"k^2 + 3; {request}").tool_runs
         assert ran.ok and ran.values == ("12",)
-
-
-def test_an_answer_with_numbers_after_calls_that_gave_no_result_is_sent_back_once() -> None:
-    """A call that failed, or a look-up, computes nothing: an answer with numbers after only
-    those is the model's own, so it is asked once for the call the request needs."""
-    model = InProcessModel(
-        [
-            solve("x^2 - 4x - 5 = 0"),
-            done("x = -1, x = 5 (#2)."),
-            derivative("#9"),  # an unknown id: a tool error
-            done("The derivative is 5."),  # numbers the chat holds, computed by nobody
-            derivative("#1"),
-            done("The derivative is 2*x - 4 (#3)."),
-        ]
-    )
-    agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
-    assert agent.run_turn("solve x^2 - 4x - 5 = 0").ok
-    result = agent.run_turn("differentiate the equation")
-    assert result.reply.text == "The derivative is 2*x - 4 (#3)."
-    assert model.seen[-2][-1].content == wire.UNRESOLVED_REQUEST
-    assert model.wanted[-3:] == ["any", "tool", "any"]
-    # A look-up alone computes nothing either.
-    model = InProcessModel(
-        [
-            solve("x^2 - 4x - 5 = 0"),
-            done("x = -1, x = 5 (#2)."),
-            recall("#1"),
-            done("The larger root is 4."),
-            tool_call("extrema", expression="#2", kind="max"),
-            done("The larger root is 5."),
-        ]
-    )
-    agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
-    assert agent.run_turn("solve x^2 - 4x - 5 = 0").ok
-    assert agent.run_turn("the larger root of it?").reply.text == "The larger root is 5."
-    assert model.seen[-2][-1].content == wire.UNRESOLVED_REQUEST
-    # An answer with no number after a failure (it says what went wrong) stands.
-    model = InProcessModel([derivative("#9"), done("There is no such item yet.")])
-    agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
-    result = agent.run_turn("differentiate the third one")
-    assert result.reply.text == "There is no such item yet." and result.llm_calls == 2

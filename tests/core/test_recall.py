@@ -57,27 +57,10 @@ def test_recall_finds_items_by_id_and_by_name() -> None:
     assert lookup("g").splitlines()[-1] == wire.AFTER_RECALL
 
 
-def test_an_item_found_by_id_or_name_comes_with_what_was_computed_from_it() -> None:
-    """The look-up of an equation shows its roots: a question about them needs their id."""
-    model = InProcessModel([solve("#1"), done("s = -4, s = -1 (#2)."), done("Noted.")])
-    agent = Agent(model, make_strategy("window"))
-    assert agent.run_turn("solve s^2 + 5s + 4 = 0").ok
-    assert agent.run_turn("let g(t) = t^2 - 9").ok
-    history = agent.session.conversation()
-    found = recall(history, build(history), "#1").splitlines()
-    assert found[0].startswith("#1 equation (you; equations[1], equations[-1]; quadratic)")
-    assert found[1] == "#2 roots of #1 (equations[1], equations[-1]): s = -4, s = -1"
-    assert found[2] == wire.AFTER_RECALL
-    # nothing was computed from g: its line alone
-    assert recall(history, build(history), "g").splitlines()[:-1] == [
-        "#3 function g (you; quadratic): g(t) = t^2 - 9"
-    ]
-
-
 def test_recall_finds_items_and_tasks_by_their_math() -> None:
     found = lookup("y^2 - 9 = 0").splitlines()
     assert found[0].startswith("#7 roots of")  # newest first
-    assert "#6 equation (you; equations[2], equations[-1]; quadratic): y^2 - 9 = 0" in found
+    assert "#6 equation (you; quadratic): y^2 - 9 = 0" in found
     assert any(line.startswith("5. solve y^2 - 9 = 0") for line in found)
 
 
@@ -105,8 +88,5 @@ def test_the_loop_answers_recall_from_the_whole_conversation() -> None:
     assert result.ok and result.reply.text == "1 and 25."
     (call, found), (_, squared) = result.tool_runs
     assert call.tool == "recall" and found.ok
-    assert (
-        found.text
-        == f"#2 roots of #1 (equations[1], equations[-1]): x = -1, x = 5\n{wire.AFTER_RECALL}"
-    )
+    assert found.text == f"#2 roots of #1: x = -1, x = 5\n{wire.AFTER_RECALL}"
     assert squared.ok and squared.values == ("1", "25")

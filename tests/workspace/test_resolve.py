@@ -459,33 +459,3 @@ def test_an_integral_written_as_a_call_in_its_own_field_is_said_once(
     workspace: Workspace, arguments: dict, once: dict
 ) -> None:
     assert said_once("integral", arguments, workspace) == once
-
-
-def test_roots_alone_where_one_piece_of_math_is_read_are_the_math_they_solve(
-    workspace: Workspace,
-) -> None:
-    """#2 (roots of #1) alone in a derivative's expression or a solve's equation is #1: roots
-    have no derivative of their own. Where a list is read (evaluate, extrema) or the roots
-    sit inside other math, or in a field that takes a point, they stay the roots."""
-    assert said_once("derivative", {"expression": "#2"}, workspace) == {"expression": "#1"}
-    assert said_once("solve", {"equation": " #2 "}, workspace) == {"equation": "#1"}
-    assert (
-        said_once("integral", {"expression": "#2", "lower": "0", "upper": "1"}, workspace)[
-            "expression"
-        ]
-        == "#1"
-    )
-    kept = [
-        ("evaluate", {"expression": "#2", "at": []}),
-        ("extrema", {"expression": "#2", "kind": "max"}),
-        ("derivative", {"expression": "#2 + 1"}),
-        ("tangent", {"expression": "#1", "at": "#2"}),
-        ("derivative", {"expression": "#1"}),  # the person's equation itself
-        ("derivative", {"expression": "#9"}),  # unknown: resolve says what exists
-    ]
-    for tool, arguments in kept:
-        assert said_once(tool, arguments, workspace) == arguments
-    resolved = resolve_arguments(
-        "solve", said_once("solve", {"equation": "#2"}, workspace), workspace
-    )
-    assert resolved["equation"] == "x**2 + 5*x + 6 = 0"
