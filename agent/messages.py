@@ -91,22 +91,26 @@ class UserMessage(_Base):
         return [self.text]
 
 
-def written_call(tool: str, arguments: dict[str, Any]) -> str:
-    """A tool call as the model writes one: `{"tool":"solve","equation":"x^2 = 4"}`."""
+def written_call(tool: str, arguments: dict[str, Any], intent: str | None = None) -> str:
+    """A tool call as the model writes one: `{"intent":"roots","tool":"solve","equation":...}`."""
     args = {k: v for k, v in arguments.items() if v is not None}
-    return _compact_json({"tool": tool, **args})
+    said = {"intent": intent} if intent else {}
+    return _compact_json({**said, "tool": tool, **args})
 
 
 class ToolCall(_Base):
     """A tool call the model asked for; `arguments` are its fields without `tool`.
     `pointed`: the same call with the math it copied written as ids, which is what the model
-    reads back (`agent.workspace.pointing`); None when it copied nothing."""
+    reads back (`agent.workspace.pointing`); None when it copied nothing. `intent`: what the
+    model said the call is for, written before it chose the tool; read back with the call,
+    never by a tool."""
 
     kind: Literal["tool_call"] = "tool_call"
     call_id: str
     tool: str
     arguments: Annotated[dict[str, Any], AfterValidator(_valid_unicode_values)]
     pointed: dict[str, Any] | None = None
+    intent: str | None = None
 
     @property
     def call_text(self) -> str:
@@ -116,7 +120,9 @@ class ToolCall(_Base):
 
     def to_chat(self) -> ChatMessage:
         shown = self.pointed if self.pointed is not None else self.arguments
-        return ChatMessage(role=wire.ASSISTANT, content=written_call(self.tool, shown))
+        return ChatMessage(
+            role=wire.ASSISTANT, content=written_call(self.tool, shown, self.intent)
+        )
 
     def terminal_row(self) -> tuple[str, str]:
         return "tool call", self.call_text

@@ -39,6 +39,7 @@ class ContextSummary(BaseModel):
     exchanges: typing.List["SummaryExchange"]
 
 class ExtremaFinder(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing.Optional[typing_extensions.Literal['extrema']] = Field(default=None, description='a function\'s maximum, minimum or critical points; the largest of some values is max(#N) in evaluate')
     expression: typing.Optional[str] = None
     variable: typing.Optional[str] = None
@@ -51,6 +52,7 @@ class ForgetUserFact(BaseModel):
     number: typing.Optional[int] = Field(default=None, description='the number of the known fact to forget')
 
 class IntegralSolver(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing.Optional[typing_extensions.Literal['integral']] = None
     expression: typing.Optional[str] = None
     variable: typing.Optional[str] = None
@@ -58,6 +60,7 @@ class IntegralSolver(BaseModel):
     upper: typing.Optional[str] = None
 
 class LimitFinder(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing.Optional[typing_extensions.Literal['limit']] = None
     expression: typing.Optional[str] = None
     to: typing.Optional[str] = Field(default=None, description='a number, oo or -oo')
@@ -71,28 +74,33 @@ class MessageToUser(BaseModel):
     note: typing.Optional[str] = Field(default=None, description='only when the user\'s message says who they are or how they want answers')
 
 class QuadraticDerivative(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing.Optional[typing_extensions.Literal['derivative']] = None
     expression: typing.Optional[str] = None
     variable: typing.Optional[str] = None
     order: typing.Optional[int] = Field(default=None, description='2 for the second derivative, ...')
 
 class QuadraticEvaluator(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing.Optional[typing_extensions.Literal['evaluate']] = None
     expression: typing.Optional[str] = None
     at: typing.List[str] = Field(description='the points, each like \'3\', \'x=1, y=2\' or an id of values (#N); [] for a closed expression')
     variable: typing.Optional[str] = None
 
 class QuadraticSolver(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing.Optional[typing_extensions.Literal['solve']] = None
     equation: typing.Optional[str] = None
     variable: typing.Optional[str] = None
     domain: typing.Optional[str] = Field(default=None, description='only when the user restricts the answer: real, t >= 0, [0, 5]')
 
 class Rewriter(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing.Optional[typing.Union[typing_extensions.Literal['simplify'], typing_extensions.Literal['factor'], typing_extensions.Literal['expand']]] = None
     expression: typing.Optional[str] = None
 
 class SeriesExpansion(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing.Optional[typing_extensions.Literal['series']] = None
     expression: typing.Optional[str] = None
     at: typing.Optional[str] = None
@@ -104,17 +112,20 @@ class SummaryExchange(BaseModel):
     answer: typing.Optional[str] = Field(default=None, description='the final answer, with every number, root and expression exactly as the tools gave them')
 
 class SystemSolver(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing.Optional[typing_extensions.Literal['solve_system']] = None
     equations: typing.List[str]
     variables: typing.Optional[typing.List[str]] = None
 
 class TangentLine(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing.Optional[typing_extensions.Literal['tangent']] = None
     expression: typing.Optional[str] = None
     at: typing.Optional[str] = None
     variable: typing.Optional[str] = None
 
 class TaskRecall(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing.Optional[typing_extensions.Literal['recall']] = Field(default=None, description='look up workspace items or tasks that are out of view')
     query: typing.Optional[str] = Field(default=None, description='an id like #3, a function name, or math the item holds')
 

@@ -312,7 +312,7 @@ class ExtremaFinderAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("ExtremaFinder")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "variable",  "lower",  "upper",  "kind",  ])
+        self._properties: typing.Set[str] = set([  "intent",  "tool",  "expression",  "variable",  "lower",  "upper",  "kind",  ])
         self._props = ExtremaFinderProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -339,6 +339,10 @@ class ExtremaFinderProperties:
         self.__properties = properties # type: ignore (we know how to use this private attribute) # noqa: F821
 
     
+    
+    @property
+    def intent(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("intent"))
     
     @property
     def tool(self) -> type_builder.ClassPropertyViewer:
@@ -414,7 +418,7 @@ class IntegralSolverAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("IntegralSolver")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "variable",  "lower",  "upper",  ])
+        self._properties: typing.Set[str] = set([  "intent",  "tool",  "expression",  "variable",  "lower",  "upper",  ])
         self._props = IntegralSolverProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -443,6 +447,10 @@ class IntegralSolverProperties:
     
     
     @property
+    def intent(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("intent"))
+    
+    @property
     def tool(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
     
@@ -469,7 +477,7 @@ class LimitFinderAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("LimitFinder")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "to",  "variable",  "direction",  ])
+        self._properties: typing.Set[str] = set([  "intent",  "tool",  "expression",  "to",  "variable",  "direction",  ])
         self._props = LimitFinderProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -496,6 +504,10 @@ class LimitFinderProperties:
         self.__properties = properties # type: ignore (we know how to use this private attribute) # noqa: F821
 
     
+    
+    @property
+    def intent(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("intent"))
     
     @property
     def tool(self) -> type_builder.ClassPropertyViewer:
@@ -575,7 +587,7 @@ class QuadraticDerivativeAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("QuadraticDerivative")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "variable",  "order",  ])
+        self._properties: typing.Set[str] = set([  "intent",  "tool",  "expression",  "variable",  "order",  ])
         self._props = QuadraticDerivativeProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -604,6 +616,10 @@ class QuadraticDerivativeProperties:
     
     
     @property
+    def intent(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("intent"))
+    
+    @property
     def tool(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
     
@@ -626,7 +642,7 @@ class QuadraticEvaluatorAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("QuadraticEvaluator")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "at",  "variable",  ])
+        self._properties: typing.Set[str] = set([  "intent",  "tool",  "expression",  "at",  "variable",  ])
         self._props = QuadraticEvaluatorProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -655,6 +671,10 @@ class QuadraticEvaluatorProperties:
     
     
     @property
+    def intent(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("intent"))
+    
+    @property
     def tool(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
     
@@ -677,7 +697,7 @@ class QuadraticSolverAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("QuadraticSolver")
-        self._properties: typing.Set[str] = set([  "tool",  "equation",  "variable",  "domain",  ])
+        self._properties: typing.Set[str] = set([  "intent",  "tool",  "equation",  "variable",  "domain",  ])
         self._props = QuadraticSolverProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -706,6 +726,10 @@ class QuadraticSolverProperties:
     
     
     @property
+    def intent(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("intent"))
+    
+    @property
     def tool(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
     
@@ -728,7 +752,7 @@ class RewriterAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("Rewriter")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  ])
+        self._properties: typing.Set[str] = set([  "intent",  "tool",  "expression",  ])
         self._props = RewriterProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -757,6 +781,10 @@ class RewriterProperties:
     
     
     @property
+    def intent(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("intent"))
+    
+    @property
     def tool(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
     
@@ -771,7 +799,7 @@ class SeriesExpansionAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("SeriesExpansion")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "at",  "degree",  "variable",  ])
+        self._properties: typing.Set[str] = set([  "intent",  "tool",  "expression",  "at",  "degree",  "variable",  ])
         self._props = SeriesExpansionProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -798,6 +826,10 @@ class SeriesExpansionProperties:
         self.__properties = properties # type: ignore (we know how to use this private attribute) # noqa: F821
 
     
+    
+    @property
+    def intent(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("intent"))
     
     @property
     def tool(self) -> type_builder.ClassPropertyViewer:
@@ -869,7 +901,7 @@ class SystemSolverAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("SystemSolver")
-        self._properties: typing.Set[str] = set([  "tool",  "equations",  "variables",  ])
+        self._properties: typing.Set[str] = set([  "intent",  "tool",  "equations",  "variables",  ])
         self._props = SystemSolverProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -898,6 +930,10 @@ class SystemSolverProperties:
     
     
     @property
+    def intent(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("intent"))
+    
+    @property
     def tool(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
     
@@ -916,7 +952,7 @@ class TangentLineAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("TangentLine")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "at",  "variable",  ])
+        self._properties: typing.Set[str] = set([  "intent",  "tool",  "expression",  "at",  "variable",  ])
         self._props = TangentLineProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -945,6 +981,10 @@ class TangentLineProperties:
     
     
     @property
+    def intent(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("intent"))
+    
+    @property
     def tool(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
     
@@ -967,7 +1007,7 @@ class TaskRecallAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("TaskRecall")
-        self._properties: typing.Set[str] = set([  "tool",  "query",  ])
+        self._properties: typing.Set[str] = set([  "intent",  "tool",  "query",  ])
         self._props = TaskRecallProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -994,6 +1034,10 @@ class TaskRecallProperties:
         self.__properties = properties # type: ignore (we know how to use this private attribute) # noqa: F821
 
     
+    
+    @property
+    def intent(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("intent"))
     
     @property
     def tool(self) -> type_builder.ClassPropertyViewer:

@@ -64,6 +64,7 @@ class ContextSummary(BaseModel):
     exchanges: typing.List["SummaryExchange"]
 
 class ExtremaFinder(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing_extensions.Literal['extrema'] = Field(description='a function\'s maximum, minimum or critical points; the largest of some values is max(#N) in evaluate')
     expression: str
     variable: typing.Optional[str] = None
@@ -76,6 +77,7 @@ class ForgetUserFact(BaseModel):
     number: int = Field(description='the number of the known fact to forget')
 
 class IntegralSolver(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing_extensions.Literal['integral']
     expression: str
     variable: typing.Optional[str] = None
@@ -83,6 +85,7 @@ class IntegralSolver(BaseModel):
     upper: typing.Optional[str] = None
 
 class LimitFinder(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing_extensions.Literal['limit']
     expression: str
     to: str = Field(description='a number, oo or -oo')
@@ -96,28 +99,33 @@ class MessageToUser(BaseModel):
     note: typing.Optional[str] = Field(default=None, description='only when the user\'s message says who they are or how they want answers')
 
 class QuadraticDerivative(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing_extensions.Literal['derivative']
     expression: str
     variable: typing.Optional[str] = None
     order: typing.Optional[int] = Field(default=None, description='2 for the second derivative, ...')
 
 class QuadraticEvaluator(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing_extensions.Literal['evaluate']
     expression: str
     at: typing.List[str] = Field(description='the points, each like \'3\', \'x=1, y=2\' or an id of values (#N); [] for a closed expression')
     variable: typing.Optional[str] = None
 
 class QuadraticSolver(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing_extensions.Literal['solve']
     equation: str
     variable: typing.Optional[str] = None
     domain: typing.Optional[str] = Field(default=None, description='only when the user restricts the answer: real, t >= 0, [0, 5]')
 
 class Rewriter(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing.Union[typing_extensions.Literal['simplify'], typing_extensions.Literal['factor'], typing_extensions.Literal['expand']]
     expression: str
 
 class SeriesExpansion(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing_extensions.Literal['series']
     expression: str
     at: typing.Optional[str] = None
@@ -129,17 +137,20 @@ class SummaryExchange(BaseModel):
     answer: str = Field(description='the final answer, with every number, root and expression exactly as the tools gave them')
 
 class SystemSolver(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing_extensions.Literal['solve_system']
     equations: typing.List[str]
     variables: typing.Optional[typing.List[str]] = None
 
 class TangentLine(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing_extensions.Literal['tangent']
     expression: str
     at: str
     variable: typing.Optional[str] = None
 
 class TaskRecall(BaseModel):
+    intent: typing.Optional[str] = None
     tool: typing_extensions.Literal['recall'] = Field(description='look up workspace items or tasks that are out of view')
     query: str = Field(description='an id like #3, a function name, or math the item holds')
 

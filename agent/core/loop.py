@@ -282,7 +282,10 @@ class Agent:
             if wanted == "tool":
                 wanted = "any"
             call = ToolCall(
-                call_id=uuid.uuid4().hex[:12], tool=step.tool, arguments=tool_arguments(step)
+                call_id=uuid.uuid4().hex[:12],
+                tool=step.tool,
+                arguments=tool_arguments(step),
+                intent=(step.intent or "").strip() or None,
             )
             # A small model that repeats a call it already made would loop to the step cap:
             # the call is not run again and the model is asked for its answer instead.

@@ -28,8 +28,9 @@ from tools.worded import worded_arithmetic
 
 
 def tool_arguments(step: ToolStep | TaskRecall) -> dict[str, Any]:
-    """The call's fields without the `tool` discriminator, for the history."""
-    return step.model_dump(exclude={"tool"})
+    """The call's fields for the tool: without the `tool` discriminator and the `intent` (the
+    model's words for what the call is for, which no tool reads)."""
+    return step.model_dump(exclude={"tool", "intent"})
 
 
 def run_tool(step: ToolStep) -> ToolResult:

@@ -92,6 +92,7 @@ def progress_of(partial: Any) -> StepProgress:
     """A BAML partial (any member of the streamed union, fields None until decoded)."""
     fields = partial.model_dump() if hasattr(partial, "model_dump") else {}
     tool = fields.pop("tool", None)
+    fields.pop("intent", None)  # the model's words for the call, not one of its arguments
     response = fields.pop("response", None) or ""
     fields.pop("task_status", None)
     arguments = {k: v for k, v in fields.items() if v not in (None, "", [])}

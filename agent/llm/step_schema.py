@@ -43,13 +43,15 @@ TEXT_CHARS = {
     "variable": 16,
     "variables": 16,
     "note": 60,
+    "intent": 60,
 }
 DEFAULT_TEXT_CHARS = 120
 # At most this many items in a list field (evaluate's points), unless named here: a system
 # has at most 3 equations and unknowns (tools.systems); a 4th may still be written, so that
 # the tool refuses a larger system in words instead of the schema cutting an equation off.
+# Eight points keep evaluate's longest call, intent included, under the output cap.
 MAX_LIST_ITEMS = 10
-LIST_ITEMS = {"equations": 4, "variables": 4}
+LIST_ITEMS = {"equations": 4, "variables": 4, "at": 8}
 SCHEMA_NAME = "MathChatStep"
 
 

@@ -240,3 +240,16 @@ def test_small_models_keep_the_latest_task_as_it_happened_when_ledger_folds() ->
     # Off: both tasks are ledger lines. On: the first is a line, the second stays raw.
     assert kinds[False] == ["summary"]
     assert kinds[True] == ["summary", "user", "tool_call", "tool_result", "assistant"]
+
+
+def test_the_intent_written_before_the_tool_is_read_back_but_never_given_to_the_tool() -> None:
+    said = '{"intent": "roots of the quadratic", "tool": "solve", "equation": "x^2 - 4 = 0"}'
+    model = InProcessModel([said, done("x = -2 and x = 2")])
+    agent = make_agent(model)
+    result = agent.run_turn("solve x^2 - 4 = 0")
+    call, tool_result = result.tool_runs[0]
+    assert call.arguments == {"equation": "x^2 - 4 = 0", "variable": None, "domain": None}
+    assert call.intent == "roots of the quadratic" and tool_result.ok
+    # The next step reads the call as the model wrote it, its intent first.
+    shown = [m.content for m in model.seen[-1] if m.role == wire.ASSISTANT]
+    assert shown[-1].startswith('{"intent": "roots of the quadratic", "tool": "solve"')
