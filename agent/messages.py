@@ -120,9 +120,7 @@ class ToolCall(_Base):
 
     def to_chat(self) -> ChatMessage:
         shown = self.pointed if self.pointed is not None else self.arguments
-        return ChatMessage(
-            role=wire.ASSISTANT, content=written_call(self.tool, shown, self.intent)
-        )
+        return ChatMessage(role=wire.ASSISTANT, content=written_call(self.tool, shown, self.intent))
 
     def terminal_row(self) -> tuple[str, str]:
         return "tool call", self.call_text
