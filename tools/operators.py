@@ -7,8 +7,8 @@ operator as the product ``x*(q^2 + 6q + 8)``: a wrong answer with no error. Inte
 ``integrate p^2 - 2p - 3 from 0 to 2`` and were refused. The request already names the tool,
 so the operator is redundant: it is taken off, and what it says (the variable, the order, the
 bounds) is used where the call left it out, or checked against what the call says. An
-operator left anywhere else (a ``d/dx`` inside an integral or an evaluation) is refused by
-`check_no_operator`, never read as a product.
+operator anywhere else (a ``d/dx`` inside an integral or an evaluation) is read by the parser
+as the derivative it denotes, never as a product.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tools.errors import ParseError, ToolError
+from tools.errors import ToolError
 
 _ORDER_MARK = r"(?:\^\s*(?P<n>\d)|(?P<sup>[²³]))?"
 # d/dx, d^2/dx^2, d²/dt², d / dq; the variable is one letter.
@@ -24,9 +24,6 @@ _DERIVATIVE_OPERATOR = re.compile(
     rf"\s*d{_ORDER_MARK}\s*/\s*d\s*(?P<var>[A-Za-z])(?:\s*\^\s*\d|[²³])?(?![A-Za-z0-9_])\s*"
 )
 _DERIVATIVE_WORDS = re.compile(r"\s*(?:the\s+)?(?:derivative\s+of|differentiate)\s+", re.IGNORECASE)
-_ANY_OPERATOR = re.compile(
-    r"(?<![A-Za-z0-9_])d(?:\^\s*\d|[²³])?\s*/\s*d\s*[A-Za-z](?![A-Za-z0-9_])"
-)
 _INTEGRAL_WORDS = re.compile(
     r"\s*(?:the\s+)?(?:(?:definite\s+)?integral\s+of|integrate)\s+", re.IGNORECASE
 )
@@ -154,15 +151,6 @@ def _split_commas(text: str) -> list[str]:
             start = i + 1
     parts.append(text[start:])
     return parts
-
-
-def check_no_operator(text: object, what: str) -> None:
-    """A ``d/dx`` left in math is refused: read as a product it would give a wrong value."""
-    if isinstance(text, str) and _ANY_OPERATOR.search(text):
-        raise ParseError(
-            f"{what} contains a derivative operator (d/dx): send the expression alone; for a "
-            "derivative use the derivative tool first."
-        )
 
 
 # "[x**2 for x in [-4, -3, 1]]", "sum(x for x in [-4, -3])": a list written as code.

@@ -142,6 +142,12 @@ def _named(head: str, body: sp.Expr) -> Captured | None:
     return Captured("function", sp.sstr(body), name, params if len(params) == 1 else ())
 
 
+def _is_a_variable_of(letter: str, known: Mapping[str, str]) -> bool:
+    """Whether `letter` is a variable in the body of a function defined so far."""
+    used = re.compile(rf"(?<![A-Za-z_]){re.escape(letter)}(?![A-Za-z_0-9])")
+    return any(used.search(body) for body in known.values())
+
+
 def _calls_a_name(run: str, known: Mapping[str, str]) -> bool:
     """`g(-2)`, `f'(3)`: a use of a defined function, not new math (`x(x - 1)` is a product
     unless x names a function; a longer name is never a product)."""
@@ -178,6 +184,8 @@ def _from_run(run: str, known: Mapping[str, str]) -> list[Captured]:
         return []
     if isinstance(value, tuple):
         lhs, rhs = value
+        if isinstance(lhs, sp.Symbol) and _is_a_variable_of(lhs.name, known):
+            return []  # `t = 2` or `t = 2 s` for a known s(t): a point (with its unit)
         if (named := _named(run.split("=")[0], rhs)) is not None:
             return [named]
         if isinstance(lhs, sp.Symbol) and not rhs.free_symbols:

@@ -81,19 +81,33 @@ def test_bounds_said_twice_must_agree() -> None:
 
 
 @pytest.mark.parametrize(
-    "call",
+    ("call", "expected"),
     [
-        lambda: integral("int_{-1}^1 (d/dt (t^4 - 10t^3)) dt", "t"),
-        lambda: integral("integrate d/dr (r^3 + 9r^2) from 0 to 2", "r", "0", "2"),
-        lambda: evaluate("d/dt (q^3 + 9q^2)", "-2"),
-        lambda: solve("d/dx (x^2) = 0"),
+        (lambda: integral("integrate d/dr (r^3 + 9r^2) from 0 to 2", "r", "0", "2"), 44),
+        (lambda: evaluate("d/dx (x^3 - 3x^2 - 6x + 8)", "1"), -9),
+        (lambda: evaluate("d²/dt² (t^4) + 1", "t=1"), 13),
+        # the operator's letter is not in the math: it is about the math's one letter
+        (lambda: evaluate("d/dt (q^3 + 9q^2)", "-2"), -24),
+        (lambda: evaluate("2 d/dx x^2 + 3x", "1"), 10),  # no brackets: the rest of the sum
     ],
 )
-def test_an_operator_anywhere_else_is_refused_not_multiplied(call) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(ToolError, match="derivative operator"):
-        result = call()
-        if not result.ok:  # a tool may return its error instead of raising it
-            raise ToolError(result.text)
+def test_an_operator_inside_the_math_is_the_derivative_not_a_product(call, expected) -> None:  # type: ignore[no-untyped-def]
+    result = call()
+    assert result.ok, result.text
+    assert result.value == expected
+
+
+def test_an_equation_with_an_operator_solves_the_derivative() -> None:
+    assert solve("d/dx (x^3 - 3x) = 0").value == [-1, 1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["d/dx", "d/dx () + 1", "d^2/dx^3 (x^4)", "d/dx (y z)", "d^999/dx^999 (x)"],
+)
+def test_an_operator_that_cannot_be_read_is_one_clear_sentence(text: str) -> None:
+    with pytest.raises(ToolError, match=r"^Could not read '.*': [^\n]+\.$"):
+        evaluate(text, "1")
 
 
 def test_text_without_operators_is_left_alone() -> None:
@@ -101,6 +115,7 @@ def test_text_without_operators_is_left_alone() -> None:
     assert strip_derivative("d*x + 1") is None  # d is a letter here, not an operator
     assert strip_integral("x^2 + 1") is None
     assert derivative("d^2 + 3d", "d").value == 2 * sp.Symbol("d") + 3
+    assert evaluate("d/(2d) + d*x", "d=1, x=2").value == sp.Rational(5, 2)
 
 
 def test_lists_of_values_add_and_multiply() -> None:
@@ -126,6 +141,10 @@ def test_the_operator_changes_nothing_but_the_reading(
     plain = derivative(text, letter, order)
     assert wrapped.ok and plain.ok
     assert sp.expand(wrapped.value - plain.value) == 0
+    # the same operator inside other math, evaluated at a point, is the same derivative
+    inside = evaluate(f"d{mark}/d{letter}{mark} ({text}) + 1", f"{letter}=2")
+    assert inside.ok, inside.text
+    assert inside.value == plain.value.subs(var, 2) + 1
 
 
 @settings(max_examples=40, deadline=None)

@@ -44,6 +44,18 @@ def test_a_definition_and_its_use_in_one_message() -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "A cart's position is p(t) = 2t^3 + 1 metres. What is its speed at t = 2 s?",
+        "Let f(x) = x^2 - 4. Find f at x = 3 m, and at x = 2y.",
+    ],
+)
+def test_a_value_for_a_known_functions_variable_is_a_point_not_a_new_function(text: str) -> None:
+    (defined,) = capture(text)
+    assert defined.kind == "function" and defined.name in "pf"
+
+
+@pytest.mark.parametrize(
     ("text", "body"),
     [
         ("The height is h(t) = -5t² + 20t + 25 m, where t is in seconds.", "-5*t**2 + 20*t + 25"),
