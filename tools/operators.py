@@ -15,8 +15,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Protocol
 
+import sympy as sp
+
+from tools import limits
 from tools.errors import ToolError
+from tools.tokens import Token, _fail, _too_big
 
 _ORDER_MARK = r"(?:\^\s*(?P<n>\d)|(?P<sup>[²³]))?"
 # d/dx, d^2/dx^2, d²/dt², d / dq; the variable is one letter.
@@ -139,6 +144,70 @@ def _integral_call(args: str) -> Stripped:
     return Stripped(
         body, variable, 0, lower.strip() if lower else None, upper.strip() if upper else None
     )
+
+
+class TokenReader(Protocol):
+    """What `read_leibniz` needs of the parser: its tokens and its two grammar rules."""
+
+    text: str
+    i: int
+
+    def peek(self, ahead: int = 0) -> Token: ...
+    def take(self) -> Token: ...
+    def atom(self) -> sp.Expr: ...
+    def expr(self) -> sp.Expr: ...
+
+
+def read_leibniz(parser: TokenReader, d: Token) -> sp.Expr | None:
+    """At the letter ``d`` just read: ``d/dx (E)``, ``d²/dt² E``, ``d^2/dx^2 (E)`` read as
+    the derivative of E (without brackets, of the rest of the sum; when E has no x but one
+    other letter, of that letter: ``d/dx (q^2 + 6q)``); None, with nothing read, when this
+    ``d`` is just a letter."""
+    start = parser.i
+    top = _order_mark(parser)
+    over, d_again, letter = parser.peek(), parser.peek(1), parser.peek(2)
+    if not (
+        over.kind == "op"
+        and over.value == "/"
+        and d_again.kind == "name"
+        and d_again.value == "d"
+        and letter.kind == "name"
+        and len(str(letter.value)) == 1
+    ):
+        parser.i = start
+        return None
+    parser.i += 3
+    bottom = _order_mark(parser)
+    if top is not None and bottom is not None and top != bottom:
+        raise _fail(parser.text, f"the operator at position {over.pos} has two orders")
+    order = top or bottom or 1
+    if order > limits.MAX_DERIVATIVE_ORDER:
+        raise _too_big(parser.text, f"derivatives go up to order {limits.MAX_DERIVATIVE_ORDER}")
+    name = str(letter.value)
+    if parser.peek().kind in ("end", "=", ")"):
+        raise _fail(parser.text, f"nothing to differentiate after position {d.pos}")
+    operand = parser.atom() if parser.peek().kind == "(" else parser.expr()
+    var, letters = sp.Symbol(name), operand.free_symbols
+    if var not in letters and len(letters) == 1:
+        var = next(iter(letters))
+    elif var not in letters and letters:
+        raise _fail(parser.text, f"what follows d/d{name} at position {d.pos} has no {name}")
+    result = sp.diff(operand, var, order)
+    if result.has(sp.Derivative):
+        raise _fail(parser.text, f"the derivative at position {d.pos} has no closed form")
+    return result
+
+
+def _order_mark(parser: TokenReader) -> int | None:
+    """``²`` or ``^2`` after a ``d`` of an operator, read; None (nothing read) if absent."""
+    token = parser.peek()
+    if token.kind == "sup":
+        parser.take()
+        return int(str(token.value))
+    if token.kind == "op" and token.value == "^" and parser.peek(1).kind == "num":
+        parser.take()
+        return int(str(parser.take().value))
+    return None
 
 
 def _split_commas(text: str) -> list[str]:

@@ -38,9 +38,8 @@ How text is read (documented choices):
   Words passed in ``keep_whole`` (e.g. the variable the user named, ``rate``) are never split.
   ``f(x)`` inside an expression is ``f*x``; an unknown word of three or more letters directly
   followed by ``(`` is reported as an unknown function instead of being split.
-* ``d/dx (E)``, ``d²/dt² E``, ``d^2/dx^2 (E)`` are derivatives of E, the way the tools write
-  them in their answers (without brackets, of the rest of the sum); a ``d`` followed by
-  anything else is a letter.
+* ``d/dx (E)``, ``d²/dt² E`` are derivatives of E, as the tools write them in their answers
+  (`tools.operators.read_leibniz`); a ``d`` followed by anything else is a letter.
 * A leading definition ``f(x) =`` (or ``g(t, u) =``) is recognised and dropped when the name
   does not appear on the right and its arguments do; ``y = ...`` is left to the tools, which
   know whether ``y`` is the unknown.
@@ -60,6 +59,7 @@ import sympy as sp
 from tools import limits
 from tools.bounds import check_power
 from tools.errors import LimitError, ParseError
+from tools.operators import read_leibniz
 from tools.tokens import (
     Token,
     _fail,
@@ -227,10 +227,8 @@ class _Parser:
         if kind == "num":
             return token.value  # type: ignore[return-value]
         if kind == "name":
-            if token.value == "d":
-                operator = self.leibniz_operator()
-                if operator is not None:
-                    return self.leibniz(token, *operator)
+            if token.value == "d" and (derivative := read_leibniz(self, token)) is not None:
+                return derivative
             return sp.Symbol(str(token.value))
         if kind == "const":
             return CONSTANTS[str(token.value)]
@@ -265,59 +263,6 @@ class _Parser:
         if kind == ")":
             raise _fail(self.text, f"unexpected ')' at position {token.pos}")
         raise self.error_at(token)
-
-    def order_mark(self) -> int | None:
-        """``²`` or ``^2`` after a ``d`` of an operator, taken; None (nothing taken) if absent."""
-        token = self.peek()
-        if token.kind == "sup":
-            self.take()
-            return int(str(token.value))
-        if self.is_op(token, "^") and self.peek(1).kind == "num":
-            self.take()
-            return int(str(self.take().value))
-        return None
-
-    def leibniz_operator(self) -> tuple[int, str] | None:
-        """After the letter ``d``: ``/dx``, ``²/dt²``, ``^2/dx^2`` taken, with the order and the
-        variable; None, with nothing taken, when this ``d`` is just a letter."""
-        start = self.i
-        top = self.order_mark()
-        over, d, var = self.peek(), self.peek(1), self.peek(2)
-        if not (
-            self.is_op(over, "/")
-            and d.kind == "name"
-            and d.value == "d"
-            and var.kind == "name"
-            and len(str(var.value)) == 1
-        ):
-            self.i = start
-            return None
-        self.i += 3
-        bottom = self.order_mark()
-        if top is not None and bottom is not None and top != bottom:
-            raise _fail(self.text, f"the operator at position {over.pos} has two orders")
-        order = top or bottom or 1
-        if not 0 < order <= limits.MAX_DERIVATIVE_ORDER:
-            raise _too_big(self.text, f"derivatives go up to order {limits.MAX_DERIVATIVE_ORDER}")
-        return order, str(var.value)
-
-    def leibniz(self, token: Token, order: int, name: str) -> sp.Expr:
-        """``d/dx (E)`` is the derivative of E, as the tools write it in their answers; without
-        brackets the operator applies to the rest of the sum. When E has no ``x`` but one
-        other letter, it is about that letter (``d/dx (q^2 + 6q)`` is about q)."""
-        if self.peek().kind in ("end", "=", ")"):
-            raise self.error_at(self.peek(), f"nothing to differentiate after position {token.pos}")
-        operand = self.atom() if self.peek().kind == "(" else self.expr()
-        var = sp.Symbol(name)
-        letters = operand.free_symbols
-        if var not in letters and len(letters) == 1:
-            var = next(iter(letters))
-        elif var not in letters and letters:
-            raise _fail(self.text, f"what follows d/d{name} at position {token.pos} has no {name}")
-        result = sp.diff(operand, var, order)
-        if result.has(sp.Derivative):
-            raise _fail(self.text, f"the derivative at position {token.pos} has no closed form")
-        return result
 
     def expect(self, kind: str, opener: Token) -> Token:
         token = self.peek()
