@@ -129,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     params.port = args.port
     params.n_ctx = args.ctx
     params.n_parallel = 1  # one slot keeps the whole context for one conversation
+    params.cache_ram_mib = 0  # trial: no host prompt cache between conversations
     params.n_predict = args.max_tokens
     params.cpuparams.n_threads = args.threads
     params.cpuparams_batch.n_threads = args.threads
