@@ -65,6 +65,7 @@ def extrema(
     """Critical points, their kind, and the absolute extremes of ``expression``; of a list
     of numbers (`-3, -2, 4`), the largest and smallest of them."""
     want = _kind(kind)
+    lower, upper = _place(lower), _place(upper)
     if isinstance(expression, str) and (values := listed_numbers(expression)) is not None:
         return listed_extremes(values, lower, upper, want)
     found = analyse(expression, variable, lower, upper)
@@ -78,6 +79,14 @@ def extrema(
     if want is not None:
         return _one_extreme(want, found, summary)
     return _everything(found, summary)
+
+
+def _place(bound: object) -> object:
+    """A bound written as a kind (`"lower": "min"`, `"upper": "max"`: the extreme asked for,
+    in the words of the kind field) names no place: that side is open."""
+    if isinstance(bound, str) and bound.strip().lower() in _KINDS:
+        return None
+    return bound
 
 
 def _kind(raw: object) -> str | None:

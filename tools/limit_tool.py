@@ -54,12 +54,7 @@ def limit(
     point = read_point(at, var, "The point")
     f, x = as_real(expr, var)
     if point in (sp.oo, -sp.oo):
-        if side is not None and side != ("-" if point == sp.oo else "+"):
-            raise ToolError(
-                f"{var} → {short(point)} can only be approached from one side: leave the "
-                "direction out."
-            )
-        side = None
+        side = None  # there is one way to approach an infinity: a direction adds nothing
     approach = f"{var} → {sp.sstr(point)}{_mark(side)}"
     summary = f"limit of {sp.sstr(expr)} as {approach}"
     if point.is_finite is not False and side is None:
