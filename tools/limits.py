@@ -16,6 +16,10 @@ Why these numbers: chat math never needs more, and each one stops a known way to
 * ``MAX_FACTORIAL`` (1,000): ``n!`` and ``gamma(n)`` of a literal integer; ``99999!`` and
   ``factorial(10^9)`` are rejected.
 * ``MAX_DERIVATIVE_ORDER`` (100); ``MAX_SERIES_DEGREE`` (20), the highest power a series keeps.
+* ``MAX_OPERATOR_OPS`` (2,000): the summed size (SymPy's ``count_ops``) of the steps of a
+  ``d/dx`` written inside math, which the parser computes outside the worker (the record
+  parses what a person writes in the agent's own process): ``d^100/dx^100 (x^1000 sin x)``
+  is refused once its steps grow past it instead of running for minutes.
 * Wall clock: ``DEFAULT_TIMEOUT`` seconds (10) per call, overridden by the environment variable
   ``MATH_AGENT_TOOL_TIMEOUT``, by :func:`set_timeout`, or by a call's ``timeout=`` argument
   (most specific wins). The worker process that runs SymPy is killed when it is exceeded.
@@ -36,6 +40,7 @@ MAX_RESULT_BITS = 100_000
 MAX_FACTORIAL = 1_000
 MAX_DERIVATIVE_ORDER = 100
 MAX_SERIES_DEGREE = 20
+MAX_OPERATOR_OPS = 2_000
 DEFAULT_TIMEOUT = 10.0
 WORKER_MEMORY_BYTES = 4 * 1024**3
 TIMEOUT_ENV = "MATH_AGENT_TOOL_TIMEOUT"

@@ -192,7 +192,14 @@ def read_leibniz(parser: TokenReader, d: Token) -> sp.Expr | None:
         var = next(iter(letters))
     elif var not in letters and letters:
         raise _fail(parser.text, f"what follows d/d{name} at position {d.pos} has no {name}")
-    result = sp.diff(operand, var, order)
+    result, work = operand, 0
+    for _ in range(order):  # one order at a time, the work bounded: the parser has no time limit
+        result = sp.diff(result, var)
+        work += sp.count_ops(result)
+        if work > limits.MAX_OPERATOR_OPS:
+            raise _too_big(
+                parser.text, f"the derivative at position {d.pos} grows too large to compute"
+            )
     if result.has(sp.Derivative):
         raise _fail(parser.text, f"the derivative at position {d.pos} has no closed form")
     return result

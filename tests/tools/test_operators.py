@@ -12,6 +12,7 @@ from tools.calculus import derivative, integral
 from tools.errors import ToolError
 from tools.evaluation import evaluate
 from tools.operators import expand_listing, strip_derivative, strip_integral
+from tools.parsing import parse
 from tools.solving import solve_equation as solve
 
 
@@ -95,6 +96,16 @@ def test_an_operator_inside_the_math_is_the_derivative_not_a_product(call, expec
     result = call()
     assert result.ok, result.text
     assert result.value == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["d^100/dx^100 (x^1000 sin(x) e^x cos(x) tan(x))", "d^99/dx^99 (sin(x)^50 cos(x)^50)"],
+)
+def test_an_operator_whose_steps_grow_too_large_is_refused_quickly(text: str) -> None:
+    # the parser runs in the agent's own process too (the record reads what a person writes)
+    with pytest.raises(ToolError, match="grows too large"):
+        parse(text)
 
 
 def test_an_equation_with_an_operator_solves_the_derivative() -> None:
