@@ -29,7 +29,7 @@ from agent.core.joint_solve import joint_note, joint_system
 from agent.core.plain_math import plain_math
 from agent.core.recall import recall
 from agent.core.session import Session
-from agent.core.tool_calls import run_tool, tool_arguments
+from agent.core.tool_calls import as_run, run_tool, tool_arguments
 from agent.core.transcript import CompactionRecord, ErrorRecord
 from agent.core.variable_fit import fitted_variable, foreign_point
 from agent.errors import AgentError, TurnCancelled
@@ -281,6 +281,8 @@ class Agent:
             follow_up = []
             if wanted == "tool":
                 wanted = "any"
+            if not isinstance(step, TaskRecall):
+                step = as_run(step)
             call = ToolCall(
                 call_id=uuid.uuid4().hex[:12], tool=step.tool, arguments=tool_arguments(step)
             )

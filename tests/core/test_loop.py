@@ -18,7 +18,7 @@ from agent.messages import (
     UserMessage,
 )
 from agent.testing.in_process import InProcessModel
-from agent.testing.replies import ask_back, derivative, done, evaluate, solve, summary
+from agent.testing.replies import ask_back, derivative, done, evaluate, solve, summary, tool_call
 
 
 def make_agent(model: InProcessModel, strategy: str = "none", **kwargs) -> Agent:
@@ -240,3 +240,12 @@ def test_small_models_keep_the_latest_task_as_it_happened_when_ledger_folds() ->
     # Off: both tasks are ledger lines. On: the first is a line, the second stays raw.
     assert kinds[False] == ["summary"]
     assert kinds[True] == ["summary", "user", "tool_call", "tool_result", "assistant"]
+
+
+def test_a_system_of_one_equation_with_a_condition_is_run_and_kept_as_a_solve() -> None:
+    system = tool_call("solve_system", equations=["x^2 - x - 2 = 0", "x > 0"], variables=["x"])
+    model = InProcessModel([system, done("x = 2 (#2).")])
+    result = make_agent(model).run_turn("solve x^2 - x - 2 = 0 for x > 0")
+    call, tool_result = result.tool_runs[0]
+    assert call.tool == "solve" and call.arguments["domain"] == "x > 0"
+    assert tool_result.ok and tool_result.values == ("2",)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent.core.tool_calls import run_tool, tool_arguments
+from agent.core.tool_calls import as_run, run_tool, tool_arguments
 from agent.testing.replies import as_step, derivative, evaluate, solve, tool_call
-from baml_client.types import IntegralSolver
+from baml_client.types import IntegralSolver, QuadraticSolver
 
 
 def test_solve() -> None:
@@ -98,3 +98,35 @@ def test_each_new_class_reaches_its_tool(reply: str, tool: str, value: str) -> N
     assert str(result.value) == value or tool == "solve_system"
     if tool == "solve_system":
         assert [{str(k): v for k, v in s.items()} for s in result.value] == [{"x": 2, "y": 1}]
+
+
+def test_one_equation_with_conditions_runs_as_a_solve_on_that_domain() -> None:
+    step = as_step(
+        tool_call("solve_system", equations=["2*x^2 - 2*x - 4 = 0", "1 <= x <= 5"], variables=["x"])
+    )
+    call = as_run(step)
+    assert isinstance(call, QuadraticSolver)
+    assert (call.equation, call.variable, call.domain) == (
+        "2*x^2 - 2*x - 4 = 0",
+        "x",
+        "1 <= x <= 5",
+    )
+    result = run_tool(call)
+    assert result.ok and result.value == [2]  # -1 is outside [1, 5]
+
+
+@pytest.mark.parametrize(
+    "equations",
+    [
+        ["x + y = 3", "x - y = 1"],  # a real system
+        ["x + y = 3", "x - y = 1", "x > 0"],  # a system with a condition
+        ["x^2 = 4"],  # one equation, no condition: the system tool's own error
+        "x^2 = 4, x > 0",  # one text: the system tool reads it as two
+    ],
+)
+def test_other_systems_run_as_written(equations: object) -> None:
+    step = as_step(tool_call("solve_system", equations=equations))
+    if isinstance(equations, str):
+        assert isinstance(as_run(step), QuadraticSolver)
+    else:
+        assert as_run(step) is step
