@@ -92,21 +92,21 @@ def one_equation_with_conditions(equations: object) -> tuple[str, list[str]] | N
     """``["2x^2 - 2x - 4 = 0", "1 <= x <= 5"]``: one equation and the conditions on its
     solutions, which is that equation solved on a domain; None for anything else."""
     try:
-        texts = _equation_texts(equations)
+        only, conditions = _partition(_equation_texts(equations))
     except ToolError:
         return None
-    conditions = [t for t in texts if RELATION.search(t)]
-    equations_only = [t for t in texts if not RELATION.search(t)]
-    if len(equations_only) == 1 and conditions:
-        return equations_only[0], conditions
-    return None
+    return (only[0], conditions) if len(only) == 1 and conditions else None
+
+
+def _partition(texts: list[str]) -> tuple[list[str], list[str]]:
+    """The equations and the conditions (texts with <, >, <=, >=) among ``texts``."""
+    return [t for t in texts if not RELATION.search(t)], [t for t in texts if RELATION.search(t)]
 
 
 def _split_conditions(texts: list[str]) -> tuple[list[str], list[str]]:
     """The equations, and the conditions among them (``x > 0``: which solutions to keep).
     One equation with a condition is a solve call, which the error says how to make."""
-    conditions = [t for t in texts if RELATION.search(t)]
-    equations = [t for t in texts if not RELATION.search(t)]
+    equations, conditions = _partition(texts)
     if len(equations) > MAX_EQUATIONS:
         raise ToolError(
             f"The solve_system tool takes at most {MAX_EQUATIONS} equations, not "
