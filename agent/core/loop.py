@@ -281,8 +281,7 @@ class Agent:
             follow_up = []
             if wanted == "tool":
                 wanted = "any"
-            if not isinstance(step, TaskRecall):
-                step = as_run(step)
+            step = as_run(step)
             call = ToolCall(
                 call_id=uuid.uuid4().hex[:12], tool=step.tool, arguments=tool_arguments(step)
             )

@@ -33,7 +33,7 @@ def tool_arguments(step: ToolStep | TaskRecall) -> dict[str, Any]:
     return step.model_dump(exclude={"tool"})
 
 
-def as_run(step: ToolStep) -> ToolStep:
+def as_run(step: ToolStep | TaskRecall) -> ToolStep | TaskRecall:
     """The call to make for a step. A "system" of one equation and conditions on its
     solutions (`["2x^2 - 2x - 4 = 0", "1 <= x <= 5"]`) is that equation solved on a domain:
     it runs, and is kept in the history, as that `solve` call."""

@@ -100,10 +100,15 @@ def test_each_new_class_reaches_its_tool(reply: str, tool: str, value: str) -> N
         assert [{str(k): v for k, v in s.items()} for s in result.value] == [{"x": 2, "y": 1}]
 
 
-def test_one_equation_with_conditions_runs_as_a_solve_on_that_domain() -> None:
-    step = as_step(
-        tool_call("solve_system", equations=["2*x^2 - 2*x - 4 = 0", "1 <= x <= 5"], variables=["x"])
-    )
+@pytest.mark.parametrize(
+    "equations",
+    [
+        ["2*x^2 - 2*x - 4 = 0", "1 <= x <= 5"],
+        "2*x^2 - 2*x - 4 = 0, 1 <= x <= 5",  # one text: the system tool reads it as two
+    ],
+)
+def test_one_equation_with_conditions_runs_as_a_solve_on_that_domain(equations: object) -> None:
+    step = as_step(tool_call("solve_system", equations=equations, variables=["x"]))
     call = as_run(step)
     assert isinstance(call, QuadraticSolver)
     assert (call.equation, call.variable, call.domain) == (
@@ -121,12 +126,13 @@ def test_one_equation_with_conditions_runs_as_a_solve_on_that_domain() -> None:
         ["x + y = 3", "x - y = 1"],  # a real system
         ["x + y = 3", "x - y = 1", "x > 0"],  # a system with a condition
         ["x^2 = 4"],  # one equation, no condition: the system tool's own error
-        "x^2 = 4, x > 0",  # one text: the system tool reads it as two
     ],
 )
-def test_other_systems_run_as_written(equations: object) -> None:
+def test_other_systems_run_as_written(equations: list[str]) -> None:
     step = as_step(tool_call("solve_system", equations=equations))
-    if isinstance(equations, str):
-        assert isinstance(as_run(step), QuadraticSolver)
-    else:
-        assert as_run(step) is step
+    assert as_run(step) is step
+
+
+def test_a_recall_runs_as_written() -> None:
+    step = as_step(tool_call("recall", query="#3"))
+    assert as_run(step) is step
