@@ -53,15 +53,14 @@ def math_fields() -> dict[str, str]:
 
 def _tool_by_fields(fields: dict[str, Any]) -> str | None:
     """The one tool that has every field given, each of its type (evaluate's `at` is a list,
-    a tangent's a text); none given, or several tools: None."""
+    a tangent's a text); of several, the one tool that requires them all (evaluate requires
+    its points, a derivative only takes them); none given, or still several: None."""
     if not fields:
         return None
-    tools = [
-        literal_tools(member)[0]
-        for member in step_members()
-        if member is not MessageToUser and _fits(member, fields)
-    ]
-    return tools[0] if len(tools) == 1 else None
+    members = [m for m in step_members() if m is not MessageToUser and _fits(m, fields)]
+    if len(members) > 1:
+        members = [m for m in members if all(m.model_fields[f].is_required() for f in fields)]
+    return literal_tools(members[0])[0] if len(members) == 1 else None
 
 
 def _fits(member: type[BaseModel], fields: dict[str, Any]) -> bool:

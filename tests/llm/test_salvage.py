@@ -49,8 +49,12 @@ def test_with_no_tool_field_a_field_only_one_tool_has_names_it() -> None:
     # seen in a full `sessions` run: the user got "not a valid tool call"
     step = misplaced_response('{"response": "4 * (9s^2 - 9s)", "at": []}')
     assert step == QuadraticEvaluator(tool="evaluate", expression="4 * (9s^2 - 9s)", at=[])
-    # `at` as a list is evaluate's alone; as one text it is a tangent's or a series': which?
-    assert misplaced_response('{"response": "x^2", "at": "3"}') is None
+    # several tools take the field: the one that requires it (evaluate its list of points, a
+    # tangent its one point), not one that only may take it (a derivative's points, a series')
+    step = misplaced_response('{"response": "x^2", "at": ["3"]}')
+    assert step == QuadraticEvaluator(tool="evaluate", expression="x^2", at=["3"])
+    tangent = misplaced_response('{"response": "x^2", "at": "3"}')
+    assert tangent is not None and tangent.tool == "tangent" and tangent.at == "3"
     kind = misplaced_response('{"response": "x^2", "kind": "max"}')
     assert kind is not None and kind.tool == "extrema" and kind.expression == "x^2"
     direction = misplaced_response('{"response": "1/x", "to": "0", "direction": "left"}')
