@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +54,8 @@ from agent.eval.report import (
     spread,
 )
 from agent.eval.runner import TurnOutcome, TurnRunner, run_cases
+from agent.llm.local.start_state import ConversationStart, StartStateError
+from agent.llm.model import BamlMathModel
 
 # Sessions are played once per strategy; these unless --strategy says otherwise.
 SESSION_STRATEGIES = ("none", "window", "ledger")
@@ -126,11 +129,50 @@ def supervised(runtime: Runtime, console: Console) -> TurnRunner:
     return run
 
 
-def play(plans: list[Plan], runtime: Runtime, console: Console) -> dict[int, list[TurnOutcome]]:
-    """Every plan's turns, by seed."""
+class SlotReset:
+    """Before each case, the embedded server's slot is put back to one saved start
+    (agent.llm.local.start_state), so a case's replies do not depend on the cases before it.
+    Other providers, or a server that cannot save its slot: nothing is done, said once."""
+
+    def __init__(self, runtime: Runtime, console: Console) -> None:
+        self.runtime = runtime
+        self.console = console
+        self.starts: dict[str, ConversationStart] = {}
+        self.failed: str | None = None
+
+    @property
+    def state(self) -> str:
+        """For the run's JSON: how each conversation started."""
+        if self.failed is not None:
+            return f"after the previous conversation ({self.failed})"
+        return "from the saved start" if self.starts else "not applicable (no embedded server)"
+
+    def __call__(self) -> None:
+        server, model = self.runtime.local_server, self.runtime.agent.model
+        if server is None or self.failed is not None or not isinstance(model, BamlMathModel):
+            return
+        start = self.starts.get(server.root_url)
+        if start is None:  # a restarted server has a new address and no saved state
+            start = ConversationStart(server.root_url, lambda: model.request_body([]))
+            self.starts[server.root_url] = start
+        try:
+            start.restore()
+        except StartStateError as exc:
+            self.failed = str(exc)
+            self.console.print(
+                "The embedded server could not save its slot: each case starts after the one "
+                "before it, as in the REPL (results may then depend on the order of cases)."
+            )
+
+
+def play(
+    plans: list[Plan], runtime: Runtime, console: Console, reset: Callable[[], None] = lambda: None
+) -> dict[int, list[TurnOutcome]]:
+    """Every plan's turns, by seed; `reset` runs before each case."""
     model = runtime.agent.model
 
     def new_agent(strategy: str) -> Agent:
+        reset()
         return Agent(
             model,
             make_strategy(strategy),
@@ -365,7 +407,8 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
-        by_seed = play(plans, runtime, console)
+        reset = SlotReset(runtime, console)
+        by_seed = play(plans, runtime, console, reset)
         describe = runtime.provider.describe()
     finally:
         runtime.close()
@@ -389,6 +432,7 @@ def main(argv: list[str] | None = None) -> int:
         "targets": [{"name": c.name, "met": c.met, "detail": c.detail} for c in checks],
         "gate": [{"name": c.name, "met": c.met, "detail": c.detail} for c in gate],
         "raw_math_shown": [turn_label(o) for o in raw],
+        "conversation_start": reset.state,
     }
     if args.out is not None:
         args.out.write_text(

@@ -269,6 +269,11 @@ class BamlMathModel:
 
         return self._call(function, streamed, estimate)
 
+    def request_body(self, messages: list[ChatMessage]) -> dict[str, Any]:
+        """The chat request MathChat would send for `messages`; nothing is sent."""
+        body: dict[str, Any] = self._step_clients["any"].request.MathChat(messages).body.json()
+        return body
+
     def summarize(self, messages: list[ChatMessage]) -> ContextSummary:
         return self._call("SummarizeContext", lambda: self._client.SummarizeContext(messages))
 

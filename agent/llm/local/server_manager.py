@@ -51,6 +51,11 @@ class Launch:
     lock: Path
     state: Path
 
+    @property
+    def slots(self) -> Path:
+        """Where the server saves its slot's state (beside the leases, removed with them)."""
+        return self.leases.parent / "slots"
+
 
 CommandFactory = Callable[[Launch], list[str]]
 
@@ -84,6 +89,8 @@ def serve_command(launch: Launch) -> list[str]:
         str(launch.lock),
         "--state",
         str(launch.state),
+        "--slots",
+        str(launch.slots),
     ]
 
 

@@ -113,6 +113,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--leases", required=True, type=Path)
     parser.add_argument("--lock", type=Path)
     parser.add_argument("--state", type=Path)
+    parser.add_argument("--slots", type=Path, help="where the slot's saved states go")
     return parser.parse_args(argv)
 
 
@@ -134,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     params.cpuparams_batch.n_threads = args.threads
     params.sampling.temp = args.temperature
     params.ui = False
+    if args.slots is not None:  # `POST /slots/0?action=save|restore` (agent.llm.local.start_state)
+        args.slots.mkdir(parents=True, exist_ok=True)
+        params.slot_save_path = str(args.slots)
     _server = xllamacpp.Server(params)  # returns once the model is loaded; HTTP is up already
 
     stop = threading.Event()
