@@ -92,8 +92,10 @@ class Provider:
         always held to a tool call when the loop wants one: free, it restated its answer."""
         if not self.constrained_steps and not (wanted == "tool" and self.is_local):
             return None
-        from agent.llm.step_schema import response_format
+        from agent.llm.step_schema import local_grammar, response_format
 
+        if self.is_local and (grammar := local_grammar(wanted, self.hidden_tools)) is not None:
+            return self.client_registry({"grammar": grammar})
         schema = response_format(wanted, self.hidden_tools)
         return self.client_registry({"response_format": schema})
 

@@ -11,6 +11,7 @@ before the output-token cap (`reply_token_budget`).
 
 from __future__ import annotations
 
+import json
 import types
 import typing
 from typing import Any, Literal, Union
@@ -98,6 +99,22 @@ def response_format(wanted: Wanted = "any", without: tuple[str, ...] = ()) -> di
     """The OpenAI-style `response_format` request field carrying the schema."""
     schema = step_schema(wanted, without)
     return {"type": "json_schema", "json_schema": {"name": SCHEMA_NAME, "schema": schema}}
+
+
+def local_grammar(wanted: Wanted = "any", without: tuple[str, ...] = ()) -> str | None:
+    """The schema as llama.cpp's own grammar text (None without the `local` extra).
+
+    Sent as a JSON object, the schema reaches the server with its keys in another order in
+    every process (BAML keeps request options in a hash map), and llama.cpp's grammar
+    makes the model write an object's keys in the order they come: one run's model had to
+    write `equation` before `tool`, the next one `tool` first. A grammar is one string, so
+    every run holds the model to the schema's own order (`tool` first)."""
+    try:
+        from xllamacpp import json_schema_to_grammar
+    except ImportError:
+        return None
+    grammar: str = json_schema_to_grammar(json.dumps(step_schema(wanted, without)))
+    return grammar
 
 
 def reply_token_budget() -> int:

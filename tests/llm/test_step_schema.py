@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import typing
+
+import pytest
 
 from agent.llm.local.settings import LOCAL_SETTINGS
 from agent.llm.providers import Provider
-from agent.llm.step_schema import reply_token_budget, response_format, step_schema
+from agent.llm.step_schema import local_grammar, reply_token_budget, response_format, step_schema
 from baml_client import b
 
 
@@ -79,7 +82,24 @@ def test_the_embedded_model_is_held_to_a_tool_call_when_the_loop_wants_one() -> 
     assert local.step_registry() is None and local.step_registry("answer") is None
     client = b.with_options(client_registry=local.step_registry("tool"))
     body = client.request.MathChat([]).body.json()
-    tools_only = _tools(body["response_format"]["json_schema"]["schema"])
-    assert "message_to_user" not in tools_only and "solve" in tools_only
+    if "grammar" in body:  # the `local` extra is installed: llama.cpp's grammar text
+        assert "solve" in body["grammar"] and "message_to_user" not in body["grammar"]
+    else:
+        tools_only = _tools(body["response_format"]["json_schema"]["schema"])
+        assert "message_to_user" not in tools_only and "solve" in tools_only
     plain = Provider("custom", "http://127.0.0.1:9/v1", "m", None, "test")
     assert plain.step_registry("tool") is None
+
+
+def test_the_local_grammar_keeps_the_schemas_own_key_order() -> None:
+    """Every tool call's first key is `tool` in the grammar text, the same in every process
+    (a schema object sent through BAML's options arrives with its keys shuffled)."""
+    pytest.importorskip("xllamacpp")
+    grammar = local_grammar("tool")
+    assert grammar is not None
+    _, _, schema_text = grammar.partition("start: %json ")
+    if not schema_text:
+        pytest.skip("this llama.cpp build writes GBNF, not an llguidance grammar")
+    members = json.loads(schema_text)["anyOf"]
+    assert {next(iter(m["properties"])) for m in members} == {"tool"}
+    assert "message_to_user" not in schema_text and '"solve"' in schema_text
