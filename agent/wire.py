@@ -59,6 +59,9 @@ def untooled_request(ids: list[str]) -> str:
     )
 
 
+# The tools whose `at` is a list of points, each run on its own (an id of roots is each root).
+POINT_LIST_TOOLS = ("evaluate", "derivative")
+
 # The tools whose `lower`/`upper` are left out when nobody gave them (`Agent._unsaid_bounds`).
 BOUNDED_TOOLS = ("integral", "extrema")
 

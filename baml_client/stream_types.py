@@ -75,6 +75,7 @@ class QuadraticDerivative(BaseModel):
     expression: typing.Optional[str] = None
     variable: typing.Optional[str] = None
     order: typing.Optional[int] = Field(default=None, description='2 for the second derivative, ...')
+    at: typing.Optional[typing.List[str]] = Field(default=None, description='only for its value at points: \'3\', \'x=1\' or an id of values (#N)')
 
 class QuadraticEvaluator(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['evaluate']] = None

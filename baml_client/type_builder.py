@@ -575,7 +575,7 @@ class QuadraticDerivativeAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("QuadraticDerivative")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "variable",  "order",  ])
+        self._properties: typing.Set[str] = set([  "tool",  "expression",  "variable",  "order",  "at",  ])
         self._props = QuadraticDerivativeProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -618,6 +618,10 @@ class QuadraticDerivativeProperties:
     @property
     def order(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("order"))
+    
+    @property
+    def at(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("at"))
     
     
 

@@ -124,13 +124,14 @@ def derivative(
     expression: str,
     variable: str | None = None,
     order: int = 1,
+    at: Any = None,
     *,
     timeout: float | None = None,
 ) -> ToolResult:
-    """The order-th derivative; value is a SymPy expression."""
-    return _run(
-        "derivative", {"expression": expression, "variable": variable, "order": order}, timeout
-    )
+    """The order-th derivative; value is a SymPy expression, or with a point ``at`` the
+    derivative's value there."""
+    arguments = {"expression": expression, "variable": variable, "order": order}
+    return _run("derivative", arguments if at is None else {**arguments, "at": at}, timeout)
 
 
 def evaluate(

@@ -22,8 +22,17 @@ import sympy as sp
 
 from tools import limits
 from tools.errors import ToolError
-from tools.formatting import decimal, exact, with_decimal
-from tools.inputs import as_real, read_univariate, read_variable, to_value, whole_number
+from tools.formatting import decimal, exact, tidy, with_decimal
+from tools.inputs import (
+    as_real,
+    one_point,
+    read_point,
+    read_univariate,
+    read_variable,
+    short,
+    to_value,
+    whole_number,
+)
 from tools.operators import Stripped, strip_derivative, strip_integral
 from tools.result import ToolResult
 from tools.vocabulary import GREEK_LETTERS, GREEK_NAMES
@@ -33,6 +42,8 @@ _DIFFERENTIAL = re.compile(
     r"(?s)(?P<body>.*?\S)(?P<joint>\s+|\s*\*\s*|(?<=\))|(?<=\d))"
     r"d(?P<var>[A-Za-z]\w*|[^\x00-\x7f])"
 )
+# Functions with corners or jumps: where SymPy's derivative has a value that is no slope.
+_NOT_SMOOTH = (sp.sign, sp.Heaviside, sp.floor, sp.ceiling, sp.Piecewise, sp.Min, sp.Max)
 # A "d" standing alone as a letter: then "3dx" may be 3*d*x.
 _LETTER_D = re.compile(r"(?<![A-Za-z])d(?![A-Za-z])")
 
@@ -120,8 +131,12 @@ def read_derivative(
     return CalculusInput(expr, var, n)
 
 
-def derivative(expression: str, variable: str | None = None, order: object = 1) -> ToolResult:
-    """d^n/dvar^n of ``expression``."""
+def derivative(
+    expression: str, variable: str | None = None, order: object = 1, at: object = None
+) -> ToolResult:
+    """d^n/dvar^n of ``expression``; with a point ``at`` (``3``, ``"x = 3"``, ``[3]``), its
+    value there: "the marginal cost at q = 15" is one call, so the point cannot be lost
+    between a derivative and an evaluation."""
     read = read_derivative(expression, variable, order)
     expr, var, n = read.expr, read.var, read.order
     result = sp.diff(expr, var, n)
@@ -136,7 +151,35 @@ def derivative(expression: str, variable: str | None = None, order: object = 1) 
     label = f"d{power}/d{var}{power}"
     summary = f"{label} ({exact(expr)})"
     text = f"{summary} = {with_decimal(result)}{note}"
-    return ToolResult.success("derivative", summary, result, text)
+    if one_point(at) is None:
+        return ToolResult.success("derivative", summary, result, text)
+    x0 = read_point(at, var, "The point")
+    value = _value_at(result, var, x0, summary)
+    where = f"{var} = {short(x0)}"
+    return ToolResult.success(
+        "derivative",
+        f"{summary} at {where}",
+        value,
+        f"{text}, which at {where} is {with_decimal(value)}",
+    )
+
+
+def _value_at(result: sp.Expr, var: sp.Symbol, x0: sp.Expr, summary: str) -> sp.Expr:
+    """The derivative's value at ``x0`` (a point with letters, ``a``, gives the value in
+    them), or an error where it has no finite value."""
+    if x0.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        raise ToolError("The point must be a finite number.")
+    value = result.subs(var, x0)
+    if value.has(sp.nan, sp.zoo, sp.oo, -sp.oo) or value.is_finite is False:
+        raise ToolError(f"{summary} has no finite value at {var} = {short(x0)}.")
+    if result.has(*_NOT_SMOOTH) and x0.is_number:  # d|x|/dx = sign(x) is 0 at 0: no slope
+        left, right = (sp.limit(result, var, x0, side) for side in ("-", "+"))
+        if left != right:
+            raise ToolError(
+                f"{summary} has no value at {var} = {short(x0)}: it is {short(left)} from the "
+                f"left and {short(right)} from the right."
+            )
+    return tidy(value)
 
 
 def read_integral(

@@ -367,7 +367,7 @@ class Agent:
             )
         if self.aids.fit_variable:
             arguments = fitted_variable(call.tool, arguments, user.text) or arguments
-            if call.tool == "evaluate" and (
+            if call.tool in wire.POINT_LIST_TOOLS and (
                 foreign := foreign_point(call.arguments, arguments, user.text, workspace)
             ):
                 return ToolResultMessage(

@@ -6,6 +6,7 @@ tools/, and one branch here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import tools
@@ -58,7 +59,14 @@ def run_tool(step: ToolStep) -> ToolResult:
     if isinstance(step, SystemSolver):
         return tools.solve_system(step.equations, step.variables)
     if isinstance(step, QuadraticDerivative):
-        return tools.derivative(step.expression, step.variable, step.order or 1)
+        if not step.at:
+            return tools.derivative(step.expression, step.variable, step.order or 1)
+        return _at_each_point(
+            "derivative",
+            step.expression,
+            step.at,
+            lambda point: tools.derivative(step.expression, step.variable, step.order or 1, point),
+        )
     if isinstance(step, QuadraticEvaluator):
         return _evaluate_points(step)
     if isinstance(step, IntegralSolver):
@@ -89,13 +97,25 @@ def _evaluate_points(step: QuadraticEvaluator) -> ToolResult:
     # "sum of the roots" at the roots: the arithmetic the words name, on those values.
     if (written := worded_arithmetic(step.expression, points)) is not None:
         return tools.evaluate(written, None, step.variable)
+    return _at_each_point(
+        "evaluate",
+        step.expression,
+        points,
+        lambda point: tools.evaluate(step.expression, point, step.variable),
+    )
+
+
+def _at_each_point(
+    tool: str, expression: str, points: list[str], run: Callable[[str], ToolResult]
+) -> ToolResult:
+    """One run per point (a bounded number), reported together as one result."""
     if len(points) > MAX_EVALUATION_POINTS:
         return ToolResult.failure(
-            "evaluate",
-            step.expression,
-            f"Too many points ({len(points)}): evaluate at most {MAX_EVALUATION_POINTS} at once.",
+            tool,
+            expression,
+            f"Too many points ({len(points)}): give at most {MAX_EVALUATION_POINTS} at once.",
         )
-    results = [tools.evaluate(step.expression, point, step.variable) for point in points]
+    results = [run(point) for point in points]
     if len(results) == 1:
         return results[0]
     ok = all(r.ok for r in results)
@@ -110,6 +130,6 @@ def _evaluate_points(step: QuadraticEvaluator) -> ToolResult:
         value=[r.value for r in results],
         text=text,
         error="; ".join(errors) if errors else None,
-        tool="evaluate",
-        input=f"{step.expression} at {', '.join(points)}",
+        tool=tool,
+        input=f"{expression} at {', '.join(points)}",
     )

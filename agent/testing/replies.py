@@ -22,8 +22,13 @@ def solve(equation: str, variable: str | None = None) -> str:
     return tool_call("solve", equation=equation, variable=variable)
 
 
-def derivative(expression: str, order: int | None = None, variable: str | None = None) -> str:
-    return tool_call("derivative", expression=expression, order=order, variable=variable)
+def derivative(
+    expression: str,
+    order: int | None = None,
+    variable: str | None = None,
+    at: list[str] | None = None,
+) -> str:
+    return tool_call("derivative", expression=expression, order=order, variable=variable, at=at)
 
 
 def evaluate(expression: str, *at: str, variable: str | None = None) -> str:

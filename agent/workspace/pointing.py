@@ -13,6 +13,7 @@ from typing import Any
 
 import sympy as sp
 
+from agent import wire
 from agent.workspace.record import Item, Workspace, math_key, same_math
 from agent.workspace.resolve import MATH_FIELDS
 from tools.errors import ToolError
@@ -40,7 +41,7 @@ def pointed_arguments(
             _pointer(e, True, workspace) if isinstance(e, str) else e
             for e in arguments["equations"]
         ]
-    if tool == "evaluate" and isinstance(arguments.get("at"), list):
+    if tool in wire.POINT_LIST_TOOLS and isinstance(arguments.get("at"), list):
         changed["at"] = _points(arguments["at"], workspace)
     return changed if changed != arguments else None
 

@@ -21,8 +21,8 @@ from agent.workspace.record import Item, Workspace, same_math
 from tools.errors import ToolError
 from tools.parsing import parse_expression, split_top_level
 
-# Fields that hold math, per tool (by its `tool` literal); evaluate's `at` (a list of points)
-# is read apart, and a list of math (a system's equations) item by item.
+# Fields that hold math, per tool (by its `tool` literal); a list of points (`at` of
+# `wire.POINT_LIST_TOOLS`) is read apart, and a list of math (a system's equations) item by item.
 MATH_FIELDS = {
     "solve": ("equation",),
     "solve_system": ("equations",),
@@ -360,13 +360,18 @@ def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
             ]
         elif isinstance(value, str):
             resolved[name] = _field(tool, name, value, workspace, arguments)
-    if tool == "evaluate" and isinstance(arguments.get("at"), list):
+    if tool in wire.POINT_LIST_TOOLS and isinstance(arguments.get("at"), list):
         points: list[str] = []
         for raw in arguments["at"]:
             points += _points(str(raw), workspace) if isinstance(raw, str) else [raw]
         resolved["at"] = points
         expression = str(arguments.get("expression") or "")
-        if points and resolved.get("expression") != expression and _closed(resolved):
+        if (
+            tool == "evaluate"
+            and points
+            and resolved.get("expression") != expression
+            and _closed(resolved)
+        ):
             raise ReferenceProblem(
                 f"{expression} leaves no variable to put {', '.join(map(str, points))} into: "
                 "for a function's value at a point write the function's name alone with the "

@@ -56,8 +56,9 @@ def result_values(value: Any) -> tuple[str, ...]:
 
 def result_kind(tool: str, arguments: dict[str, Any], values: tuple[str, ...]) -> ItemKind:
     """What a result is: roots, a system's solutions, values (several, or critical points), a
-    value (a number a tool computed at a point, an extreme, a limit), an equation (a vertical
-    tangent), else an expression (a derivative, a rewriting, a tangent line, a series)."""
+    value (a number a tool computed at a point, a derivative's at a point, an extreme, a
+    limit), an equation (a vertical tangent), else an expression (a derivative, a rewriting,
+    a tangent line, a series)."""
     if tool == "solve":
         return "roots"
     if tool == "solve_system":
@@ -67,7 +68,8 @@ def result_kind(tool: str, arguments: dict[str, Any], values: tuple[str, ...]) -
     if len(values) > 1 or (tool == "extrema" and arguments.get("kind") is None):
         return "values"
     definite = tool == "integral" and arguments.get("lower") is not None
-    if tool in ("evaluate", "limit", "extrema") or definite:
+    at_points = tool == "derivative" and bool(arguments.get("at"))
+    if tool in ("evaluate", "limit", "extrema") or definite or at_points:
         return "value"
     return "expression"
 
@@ -86,7 +88,9 @@ def origin(tool: str, arguments: dict[str, Any], subject: str, result: ToolResul
         return _system(args, result)
     if tool == "derivative":
         order = int(args.get("order") or 1)
-        return f"{'' if order == 1 else ordinal(order) + ' '}derivative of {subject}"
+        at = args.get("at") or []
+        where = f" at {', '.join(map(str, at))}" if at else ""
+        return f"{'' if order == 1 else ordinal(order) + ' '}derivative of {subject}{where}"
     if tool == "integral":
         lower, upper = args.get("lower"), args.get("upper")
         if lower is not None and upper is not None:

@@ -19,6 +19,23 @@ def test_derivative_with_order() -> None:
     assert result.ok and str(result.value) == "6*x"
 
 
+def test_derivative_at_a_point_is_its_value_there() -> None:
+    result = run_tool(as_step(derivative("2q^2 + 8q + 687", variable="q", at=["q = 15"])))
+    assert result.ok and result.value == 68
+    assert result.text == "d/dq (2*q**2 + 8*q + 687) = 4*q + 8, which at q = 15 is 68"
+
+
+def test_derivative_at_several_points_reports_each() -> None:
+    result = run_tool(as_step(derivative("x^3", order=2, at=["-1", "2"])))
+    assert result.ok and result.value == [-6, 12]
+    assert "which at x = -1 is -6" in result.text and "which at x = 2 is 12" in result.text
+
+
+def test_derivative_with_no_points_is_the_derivative() -> None:
+    result = run_tool(as_step(derivative("x^3", at=[])))
+    assert result.ok and str(result.value) == "3*x**2"
+
+
 def test_evaluate_one_point() -> None:
     result = run_tool(as_step(evaluate("x^2", "-3")))
     assert result.ok and result.value == 9

@@ -127,6 +127,15 @@ REFUSED: list[tuple[str, Callable[[], ToolResult]]] = [
     ("tangent-infinity", lambda: tools.tangent("x^2", "oo", timeout=LIMIT)),
     ("tangent-huge", lambda: tools.tangent(HUGE, 1, timeout=LIMIT)),
     ("tangent-corner", lambda: tools.tangent("|x|", 0, timeout=LIMIT)),
+    ("derivative-at-import", lambda: tools.derivative("x^2", at="__import__('os')", timeout=LIMIT)),
+    ("derivative-at-infinity", lambda: tools.derivative("x^2", at="oo", timeout=LIMIT)),
+    ("derivative-at-pole", lambda: tools.derivative("1/x", at="0", timeout=LIMIT)),
+    ("derivative-at-other-letter", lambda: tools.derivative("x^2", at="t = 1", timeout=LIMIT)),
+    ("derivative-at-object", lambda: tools.derivative("x^2", at=object(), timeout=LIMIT)),
+    ("derivative-at-corner", lambda: tools.derivative("|x - 1|", at="1", timeout=LIMIT)),
+    ("derivative-at-pair", lambda: tools.derivative("x^2", at=[1, 2], timeout=LIMIT)),
+    ("derivative-at-huge", lambda: tools.derivative("x^2", at=HUGE, timeout=LIMIT)),
+    ("derivative-at-power", lambda: tools.derivative("x^3", at="9^9^9^9", timeout=LIMIT)),
     ("transform-eval", lambda: tools.transform("x^2", "eval", timeout=LIMIT)),
     ("transform-how-none", lambda: tools.transform("x^2", None, timeout=LIMIT)),  # type: ignore[arg-type]
     ("transform-how-number", lambda: tools.transform("x^2", 5, timeout=LIMIT)),  # type: ignore[arg-type]

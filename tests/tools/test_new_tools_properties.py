@@ -273,6 +273,15 @@ def test_tangent_is_value_plus_slope(p: sp.Expr, a: int, caret: bool) -> None:
     assert sp.expand(result.value - want) == 0
 
 
+@SETTINGS
+@given(polynomials(1, 5), st.integers(1, 3), st.integers(-5, 5), st.booleans())
+def test_derivative_at_a_point_is_sympys_value(p: sp.Expr, order: int, a: int, named: bool) -> None:
+    result = tools.derivative(text(p, caret=True), None, order, f"x = {a}" if named else a)
+    assert result.ok, result.error
+    assert result.value == sp.diff(p, x, order).subs(x, a)
+    assert result.text.endswith(f"which at x = {a} is {result.value}")
+
+
 SERIES_FUNCTIONS = [sp.sin(x), sp.cos(x), sp.exp(x), sp.log(1 + x), 1 / (1 - x), sp.atan(x)]
 
 

@@ -59,6 +59,13 @@ def only_result(turn: TurnResult) -> ToolResultMessage:
             "#2 tangent to f at 3: 6*x - 9",
             "expression",
         ),
+        (  # a derivative at a point is one call: its value, named by what made it
+            "C(q) = 2q^2 + 8q + 687 is a cost. the marginal cost at q = 15?",
+            tool_call("derivative", expression="C", at=["15"]),
+            "= 4*q + 8, which at q = 15 is 68",
+            "#2 derivative of C at 15: 68",
+            "value",
+        ),
         (
             "let g(x) = sqrt(x). tangent at 0",
             tool_call("tangent", expression="g", at="0"),
@@ -303,3 +310,22 @@ def test_the_extremes_of_an_id_of_roots_are_the_largest_and_smallest_root(
     result = only_result(turn)
     assert result.ok and said in result.text
     assert build(agent.session.conversation()).items[-1].line() == line
+
+
+def test_a_derivative_at_an_id_of_roots_is_its_value_at_each_root() -> None:
+    model = InProcessModel(
+        [
+            solve("f = 0"),
+            done("x = -2, x = 2 (#2)"),
+            tool_call("derivative", expression="f", at=["#2"]),
+            done("done"),
+        ]
+    )
+    agent = Agent(model=model, strategy=make_strategy("window"))
+    agent.run_turn("let f(x) = x^3 - 4x. its zeros?")
+    turn = agent.run_turn("the slope of f at each of them")
+    result = only_result(turn)
+    assert result.ok, result.text
+    assert result.values == ("8", "-4", "8") and "which at x = 0 is -4" in result.text
+    item = build(agent.session.conversation()).items[-1]
+    assert (item.line(), item.kind) == ("#3 derivative of f at #2: 8, -4, 8", "values")
