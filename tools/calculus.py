@@ -42,8 +42,9 @@ _DIFFERENTIAL = re.compile(
     r"(?s)(?P<body>.*?\S)(?P<joint>\s+|\s*\*\s*|(?<=\))|(?<=\d))"
     r"d(?P<var>[A-Za-z]\w*|[^\x00-\x7f])"
 )
-# Functions with corners or jumps: where SymPy's derivative has a value that is no slope.
-_NOT_SMOOTH = (sp.sign, sp.Heaviside, sp.floor, sp.ceiling, sp.Piecewise, sp.Min, sp.Max)
+# Functions with corners or jumps: where SymPy's derivative has a value that is no slope
+# (d|x|/dx = sign(x) is 0 at 0). The tangent tool reads the same list.
+NOT_SMOOTH = (sp.Abs, sp.sign, sp.floor, sp.ceiling, sp.Heaviside, sp.Piecewise, sp.Min, sp.Max)
 # A "d" standing alone as a letter: then "3dx" may be 3*d*x.
 _LETTER_D = re.compile(r"(?<![A-Za-z])d(?![A-Za-z])")
 
@@ -154,7 +155,7 @@ def derivative(
     if one_point(at) is None:
         return ToolResult.success("derivative", summary, result, text)
     x0 = read_point(at, var, "The point")
-    value = _value_at(result, var, x0, summary)
+    value = _value_at(result, var, x0, summary, smooth=not expr.has(*NOT_SMOOTH))
     where = f"{var} = {short(x0)}"
     return ToolResult.success(
         "derivative",
@@ -164,15 +165,16 @@ def derivative(
     )
 
 
-def _value_at(result: sp.Expr, var: sp.Symbol, x0: sp.Expr, summary: str) -> sp.Expr:
+def _value_at(result: sp.Expr, var: sp.Symbol, x0: sp.Expr, summary: str, smooth: bool) -> sp.Expr:
     """The derivative's value at ``x0`` (a point with letters, ``a``, gives the value in
-    them), or an error where it has no finite value."""
+    them), or an error where it has no finite value; where the function is not ``smooth``
+    the one-sided values must agree."""
     if x0.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
         raise ToolError("The point must be a finite number.")
     value = result.subs(var, x0)
     if value.has(sp.nan, sp.zoo, sp.oo, -sp.oo) or value.is_finite is False:
         raise ToolError(f"{summary} has no finite value at {var} = {short(x0)}.")
-    if result.has(*_NOT_SMOOTH) and x0.is_number:  # d|x|/dx = sign(x) is 0 at 0: no slope
+    if not smooth and x0.is_number:
         left, right = (sp.limit(result, var, x0, side) for side in ("-", "+"))
         if left != right:
             raise ToolError(

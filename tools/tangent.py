@@ -16,6 +16,7 @@ import re
 
 import sympy as sp
 
+from tools.calculus import NOT_SMOOTH
 from tools.errors import ToolError
 from tools.formatting import tidy, with_decimal
 from tools.inputs import (
@@ -32,8 +33,6 @@ from tools.result import ToolResult
 
 TOOL = "tangent"
 _PAIR = re.compile(r"(?s)\s*\((?P<inner>.*)\)\s*")
-# Where SymPy's derivative at a corner is a value (d|x|/dx = sign(x) = 0 at 0), not an error.
-_NOT_SMOOTH = (sp.Abs, sp.sign, sp.floor, sp.ceiling, sp.Heaviside, sp.Piecewise, sp.Min, sp.Max)
 
 
 def tangent(expression: str, at: object, variable: str | None = None) -> ToolResult:
@@ -53,7 +52,7 @@ def tangent(expression: str, at: object, variable: str | None = None) -> ToolRes
             f"The point ({shown}, {short(y_given)}) is not on the curve: at {var} = {shown} "
             f"the value is {in_sentence(y0)}."
         )
-    slope = None if f.has(*_NOT_SMOOTH) else _finite(sp.diff(f, x).subs(x, x0))
+    slope = None if f.has(*NOT_SMOOTH) else _finite(sp.diff(f, x).subs(x, x0))
     if slope is None:
         slope = _one_sided_slope(f, x, x0, y0, var, expr)
         if slope is None:
