@@ -31,7 +31,7 @@ from agent.core.recall import recall
 from agent.core.session import Session
 from agent.core.tool_calls import as_run, run_tool, tool_arguments
 from agent.core.transcript import CompactionRecord, ErrorRecord
-from agent.core.variable_fit import fitted_variable, foreign_point
+from agent.core.variable_fit import fitted_variable, foreign_point, foreign_variable
 from agent.errors import AgentError, TurnCancelled
 from agent.llm.model import MathModel, ProgressObserver, ToolStep
 from agent.llm.step_schema import Wanted
@@ -367,9 +367,10 @@ class Agent:
             )
         if self.aids.fit_variable:
             arguments = fitted_variable(call.tool, arguments, user.text) or arguments
-            if call.tool in wire.POINT_LIST_TOOLS and (
-                foreign := foreign_point(call.arguments, arguments, user.text, workspace)
-            ):
+            foreign = foreign_variable(call.tool, arguments, user.text, workspace)
+            if foreign is None and call.tool in wire.POINT_LIST_TOOLS:
+                foreign = foreign_point(call.arguments, arguments, user.text, workspace)
+            if foreign is not None:
                 return ToolResultMessage(
                     call_id=call.call_id, tool=call.tool, ok=False, text=foreign
                 )

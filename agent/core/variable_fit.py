@@ -2,7 +2,10 @@
 
 Why: a small model carries the letter of an earlier task into a new call (the derivative of
 `q^3 + 9q^2` sent with variable t), and the tool then treats the whole expression as a
-constant and answers 0, a wrong answer with no error. Only math is read: the call's
+constant and answers 0, a wrong answer with no error. When the person's message does write
+the call's letter and the call's math lacks it, the call points at the wrong math: it is
+refused with the ids of the math in that letter (`foreign_variable`), as an evaluation at
+a number the person gave another letter is (`foreign_point`). Only math is read: the call's
 expression, its variable, and whether the person's message writes that letter at all.
 """
 
@@ -96,6 +99,38 @@ def foreign_point(
         f"The request gives {given} = {point}, but {arguments.get('expression')} is in "
         f"{letter}; the math in {given} is {', '.join(within[-4:])}: use the one the request "
         "means."
+    )
+
+
+# The tools whose `variable` names the letter their math is in.
+_CALCULUS = ("derivative", "integral", "extrema", "tangent", "limit", "series")
+
+
+def foreign_variable(
+    tool: str, resolved: dict[str, Any], message: str, workspace: Workspace
+) -> str | None:
+    """The refusal of a calculus call in a letter the person wrote (`from s = -1 to 1`, `in
+    s`) on math in one other letter, while the workspace holds math in the person's letter:
+    the call points at other math than the person means (the integral of a w-polynomial in
+    s is the polynomial times a length, a silent wrong value). None when the call stands."""
+    variable = str(resolved.get("variable") or "").strip()
+    if tool not in _CALCULUS or not _LETTER.fullmatch(variable):
+        return None
+    if variable not in _LETTER.findall(message):
+        return None
+    try:
+        letters = {str(s) for s in math_key(str(resolved.get("expression") or "")).free_symbols}
+    except (ToolError, ValueError, TypeError, RecursionError):
+        return None
+    if len(letters) != 1 or variable in letters:
+        return None
+    (letter,) = letters
+    within = [i.id for i in workspace.items if i.kind != "roots" and _has_letter(i.body, variable)]
+    if not within:
+        return None
+    return (
+        f"The request is in {variable}, but the call's math is in {letter}; the math in "
+        f"{variable} is {', '.join(within[-4:])}: use the one the request means."
     )
 
 

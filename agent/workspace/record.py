@@ -166,9 +166,10 @@ class Workspace:
         return [item for item in self.items if item.message == message]
 
     def summary(self) -> str:
-        """`#1-#12, h, P`: what exists, for an error about an unknown id."""
+        """`#1-#12, h, P`: what exists, for an error about an unknown id ("the workspace has
+        ...")."""
         if not self.items:
-            return "the workspace is empty"
+            return "nothing yet"
         names = sorted(self.names)
         span = f"#1-#{self.items[-1].number}" if len(self.items) > 1 else "#1"
         return span + (f" (functions: {', '.join(names)})" if names else "")

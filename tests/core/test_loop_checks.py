@@ -145,6 +145,40 @@ def test_an_answer_to_new_math_that_no_tool_worked_on_is_sent_back_once() -> Non
     assert agent.run_turn("let f(x) = x^2 + 1").reply.text == "Noted: f(x) = x^2 + 1."
 
 
+def test_a_calculus_call_in_the_persons_letter_on_math_in_another_is_refused() -> None:
+    """`from s = 0 to 1` said, the call's math in w: the integral in s of a w-polynomial is a
+    silent wrong value; the refusal names the math in s, and the corrected call runs."""
+    model = InProcessModel(
+        [
+            solve("#1"),
+            done("s = -4, s = -1"),
+            solve("g = 0"),
+            done("w = -1, w = 1"),
+            tool_call("integral", expression="#3", variable="s", lower="0", upper="1"),
+            tool_call("integral", expression="#1", variable="s", lower="0", upper="1"),
+            done("41/6"),
+        ]
+    )
+    agent = make_agent(model, aids=SmallModelAids(fit_variable=True))
+    agent.run_turn("solve s^2 + 5s + 4 = 0")
+    agent.run_turn("let g(w) = w^2 - 1; where is it zero?")
+    turn = agent.run_turn("integrate the first one from s = 0 to 1")
+    refused, ran = (r for _c, r in turn.tool_runs)
+    assert not refused.ok
+    assert refused.text == (
+        "The request is in s, but the call's math is in w; the math in s is #1: use the one "
+        "the request means."
+    )
+    assert ran.ok and ran.values == ("41/6",)
+    # with respect to a letter no math of the chat is in: the call stands (a constant's integral)
+    model = InProcessModel(
+        [tool_call("integral", expression="#1", variable="t", lower="0", upper="2"), done("2w^2")]
+    )
+    agent = make_agent(model, aids=SmallModelAids(fit_variable=True))
+    ((_c, ran),) = agent.run_turn("integrate w^2 in t from 0 to 2").tool_runs
+    assert ran.ok and ran.values == ("2*w**2",)
+
+
 def test_an_evaluation_at_a_number_the_person_gave_another_letter_is_refused() -> None:
     """`w = 3` said, the call's math in k: it points at other math than the person means,
     and the refusal names the math in w (a silent wrong value otherwise)."""

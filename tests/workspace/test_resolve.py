@@ -125,6 +125,12 @@ def test_a_wrong_reference_is_one_clear_sentence(
     assert caught.value.message.startswith(says)
 
 
+def test_an_id_before_any_math_says_the_workspace_has_nothing_yet() -> None:
+    with pytest.raises(ReferenceProblem) as caught:
+        resolve_arguments("solve", {"equation": "#1"}, build([]))
+    assert caught.value.message == "There is no #1: the workspace has nothing yet."
+
+
 def test_the_block_shows_notes_and_the_newest_items_and_counts_the_rest() -> None:
     messages: list = [UserMessage(text=f"differentiate x^{n} + {n}x") for n in range(2, 20)]
     workspace = build(messages)
