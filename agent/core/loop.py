@@ -281,6 +281,8 @@ class Agent:
             follow_up = []
             if wanted == "tool":
                 wanted = "any"
+            if isinstance(step, TaskRecall):  # a look-up is no answer: the math call comes next
+                wanted = "tool"
             step = as_run(step)
             call = ToolCall(
                 call_id=uuid.uuid4().hex[:12], tool=step.tool, arguments=tool_arguments(step)

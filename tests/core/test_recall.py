@@ -90,3 +90,5 @@ def test_the_loop_answers_recall_from_the_whole_conversation() -> None:
     assert call.tool == "recall" and found.ok
     assert found.text == f"#2 roots of #1: x = -1, x = 5\n{wire.AFTER_RECALL}"
     assert squared.ok and squared.values == ("1", "25")
+    # The step after the look-up was held to a math call; the one after that was free.
+    assert model.wanted[-3:] == ["any", "tool", "any"]
