@@ -81,18 +81,14 @@ def foreign_point(
     if not isinstance(at, list) or len(at) != 1 or not isinstance(at[0], str):
         return None
     point = at[0].strip()
-    try:
-        letters = math_key(str(resolved.get("expression") or "")).free_symbols
-    except (ToolError, ValueError, TypeError, RecursionError):
+    letter = _only_letter(resolved)
+    if letter is None or not re.fullmatch(_NUMBER, point):
         return None
-    if len(letters) != 1 or not re.fullmatch(_NUMBER, point):
-        return None
-    (letter,) = (str(s) for s in letters)
     said = {name for name, number in _ASSIGNED.findall(message) if number == point}
     if not said or letter in said or letter in _LETTER.findall(message):
         return None
     given = sorted(said)[0]
-    within = [i.id for i in workspace.items if i.kind != "roots" and _has_letter(i.body, given)]
+    within = _math_in(given, workspace)
     if not within:
         return None
     return (
@@ -118,20 +114,30 @@ def foreign_variable(
         return None
     if variable not in _LETTER.findall(message):
         return None
-    try:
-        letters = {str(s) for s in math_key(str(resolved.get("expression") or "")).free_symbols}
-    except (ToolError, ValueError, TypeError, RecursionError):
+    letter = _only_letter(resolved)
+    if letter is None or letter == variable:
         return None
-    if len(letters) != 1 or variable in letters:
-        return None
-    (letter,) = letters
-    within = [i.id for i in workspace.items if i.kind != "roots" and _has_letter(i.body, variable)]
+    within = _math_in(variable, workspace)
     if not within:
         return None
     return (
         f"The request is in {variable}, but the call's math is in {letter}; the math in "
         f"{variable} is {', '.join(within[-4:])}: use the one the request means."
     )
+
+
+def _only_letter(resolved: dict[str, Any]) -> str | None:
+    """The one letter of the call's expression; None for none, several, or unreadable math."""
+    try:
+        letters = math_key(str(resolved.get("expression") or "")).free_symbols
+    except (ToolError, ValueError, TypeError, RecursionError):
+        return None
+    return str(next(iter(letters))) if len(letters) == 1 else None
+
+
+def _math_in(letter: str, workspace: Workspace) -> list[str]:
+    """The ids of the workspace's math (not roots) written in `letter`."""
+    return [i.id for i in workspace.items if i.kind != "roots" and _has_letter(i.body, letter)]
 
 
 def _has_letter(math: str, letter: str) -> bool:
