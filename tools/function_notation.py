@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import sympy as sp
 
@@ -25,11 +26,13 @@ from tools.parsing import _Parser, parse_name
 from tools.tokens import Token, _fail, _shown, _too_big, tokenize
 from tools.vocabulary import _CODE_WORDS, CONSTANTS, FUNCTIONS
 
+_Read = TypeVar("_Read")
+
 #: Largest expression (in tree nodes) that substituting definitions into each other may build.
 MAX_NODES = 20_000
 
 _NAME = r"[^\W\d_]\w*"
-_DEFINITION = re.compile(
+DEFINITION = re.compile(
     rf"(?s)\s*(?P<name>[A-Za-z]\w*)\s*\(\s*(?P<params>{_NAME}(?:\s*,\s*{_NAME})*)\s*\)\s*"
     r"=(?!=)(?P<body>.*)"
 )
@@ -151,7 +154,7 @@ def substitute(expr: sp.Expr, mapping: dict[sp.Symbol, sp.Expr], text: str = "")
 _PRIMED = re.compile(r"(?<![\w'′])(?P<name>[A-Za-z])(?P<primes>'+|′+)(?=\s*\()")
 
 
-def _unprimed(text: str) -> str:
+def unprimed(text: str) -> str:
     """``f'(q) = 3q^2 + 1`` -> ``f_prime(q) = 3q^2 + 1``: a model names the derivative it found
     so, and the quote stopped the parser ("quotes are not allowed"), which the model then
     passed on to the person as a question."""
@@ -167,11 +170,11 @@ def read(text: object, variable: str | None, at: object = None) -> Reading | Non
     """The input's definitions, targets and values; None when it uses no function notation."""
     if not isinstance(text, str) or not text.strip():
         return None
-    text = _unprimed(text)
+    text = unprimed(text)
     clauses, respect = _clauses(text)
     if not clauses:
         return None
-    definitions = [m for m in map(_DEFINITION.fullmatch, clauses) if m and _is_definition(m)]
+    definitions = [m for m in map(DEFINITION.fullmatch, clauses) if m and is_definition(m)]
     at_names = _assigned_names(at)
     keep = {n for n in (variable, respect) if n} | at_names
     for match in definitions:
@@ -181,7 +184,7 @@ def read(text: object, variable: str | None, at: object = None) -> Reading | Non
         at_name = call_name(at, keep)
         if at_name is None or at_name in _free_names(text, keep):
             return None
-    return _guarded(text, lambda: _read_clauses(clauses, keep, variable, at, respect))
+    return guarded(text, lambda: _read_clauses(clauses, keep, variable, at, respect))
 
 
 def _read_clauses(
@@ -192,9 +195,9 @@ def _read_clauses(
     targets: list[Target] = []
     values: list[tuple[str, sp.Expr]] = []
     for clause in clauses:
-        match = _DEFINITION.fullmatch(clause)
-        if match and _is_definition(match):
-            function = _define(match, keep, functions)
+        match = DEFINITION.fullmatch(clause)
+        if match and is_definition(match):
+            function = define(match, keep, functions)
             if function is not None:
                 functions[function.name] = function
                 continue
@@ -203,7 +206,7 @@ def _read_clauses(
         if call is not None:
             targets.append(_call_target(functions[call[0]], call[1], clause))
             continue
-        lhs, rhs = _parse(clause, keep, functions)
+        lhs, rhs = parse_clause(clause, keep, functions)
         if rhs is not None and isinstance(lhs, sp.Symbol) and not rhs.free_symbols:
             values.append((lhs.name, rhs))
         elif rhs is not None and isinstance(lhs, sp.Symbol) and lhs not in rhs.free_symbols:
@@ -228,11 +231,11 @@ def _call_target(function: Function, args: list[sp.Expr], clause: str) -> Target
     return Target(apply(function, args, clause), label=_shown(clause))
 
 
-def _define(match: re.Match[str], keep: set[str], known: dict[str, Function]) -> Function | None:
+def define(match: re.Match[str], keep: set[str], known: dict[str, Function]) -> Function | None:
     """A definition's function; None when the name appears on the right (an equation)."""
     name = match["name"]
     params = tuple(sp.Symbol(parse_name(p, keep)) for p in match["params"].split(","))
-    body, rhs = _parse(match["body"], keep - {name}, known)
+    body, rhs = parse_clause(match["body"], keep - {name}, known)
     if rhs is not None:
         raise ParseError(f"The definition of {name} has more than one '=': {_shown(match[0])}.")
     if any(s.name == name for s in body.free_symbols):
@@ -240,7 +243,7 @@ def _define(match: re.Match[str], keep: set[str], known: dict[str, Function]) ->
     return Function(name, params, body)
 
 
-def _is_definition(match: re.Match[str]) -> bool:
+def is_definition(match: re.Match[str]) -> bool:
     """``name(params) = body`` with a fresh name that the body does not use."""
     name = match["name"]
     params = [p.strip() for p in match["params"].split(",")]
@@ -351,7 +354,7 @@ def _refuse_undefined_call(
     )
 
 
-def _parse(
+def parse_clause(
     text: str, keep: set[str], functions: Mapping[str, Function]
 ) -> tuple[sp.Expr, sp.Expr | None]:
     """One clause, calls of ``functions`` resolved."""
@@ -423,7 +426,7 @@ def _separator(text: str, i: int) -> int:
     return 0
 
 
-def _guarded(text: str, read_all: Callable[[], Reading]) -> Reading:
+def guarded(text: str, read_all: Callable[[], _Read]) -> _Read:
     """Run the reader with the same protections as ``tools.parsing.parse``."""
     try:
         return read_all()

@@ -28,6 +28,7 @@ from tools.inputs import names_of, read_variable, short
 from tools.parsing import parse, parse_expression, split_top_level
 from tools.result import ToolResult
 from tools.solving import is_real_number
+from tools.system_definitions import read_system
 
 TOOL = "solve_system"
 MAX_EQUATIONS = 3
@@ -46,15 +47,15 @@ def solve_system(equations: object, variables: object = None) -> ToolResult:
     """Every solution of 2-3 equations in up to 3 unknowns (the others are parameters)."""
     texts, conditions = _split_conditions(_equation_texts(equations))
     names = _unknown_names(variables)
-    sides = []
-    for text in texts:
-        parsed = parse(text, names, "An equation")
-        sides.append((parsed.lhs, parsed.rhs if parsed.rhs is not None else sp.S.Zero))
+    defined = read_system(texts, names)
+    sides, functions = defined if defined is not None else (_sides(texts, names), [])
     exprs = [lhs - rhs for lhs, rhs in sides]
     free: set[sp.Symbol] = set().union(*(e.free_symbols for e in exprs))
     unknowns = _unknowns(names, free)
     shown = "; ".join(f"{sp.sstr(lhs)} = {sp.sstr(rhs)}" for lhs, rhs in sides)
     summary = f"{shown} for {', '.join(u.name for u in unknowns)}"
+    if functions:
+        summary += f" ({', '.join(functions)} as defined)"
     for (lhs, rhs), expr in zip(sides, exprs, strict=True):
         numer, denom = sp.fraction(sp.together(expr))
         if not (numer.is_polynomial(*unknowns) and denom.is_polynomial(*unknowns)):
@@ -86,6 +87,15 @@ def solve_system(equations: object, variables: object = None) -> ToolResult:
 
 # ---------------------------------------------------------------------------------------------
 # Reading the arguments
+
+
+def _sides(texts: list[str], names: list[str]) -> list[tuple[sp.Expr, sp.Expr]]:
+    """Each equation's two sides (an expression alone is ``= 0``)."""
+    sides = []
+    for text in texts:
+        parsed = parse(text, names, "An equation")
+        sides.append((parsed.lhs, parsed.rhs if parsed.rhs is not None else sp.S.Zero))
+    return sides
 
 
 def one_equation_with_conditions(equations: object) -> tuple[str, list[str]] | None:

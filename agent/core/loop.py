@@ -378,6 +378,9 @@ class Agent:
             step = step.model_copy(
                 update={k: v for k, v in arguments.items() if k in type(step).model_fields}
             )
+            # A system whose restated definition was dropped may be one equation now.
+            written = call.arguments.get("equations") or []
+            step = as_run(step, single=len(arguments.get("equations") or []) < len(written))
         elif (refusal := ungrounded_reason(step, conversation)) is not None:
             # Math the call wrote itself (no id) must come from the person or a result.
             return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=False, text=refusal)

@@ -34,12 +34,15 @@ def tool_arguments(step: ToolStep | TaskRecall) -> dict[str, Any]:
     return step.model_dump(exclude={"tool"})
 
 
-def as_run(step: ToolStep | TaskRecall) -> ToolStep | TaskRecall:
+def as_run(step: ToolStep | TaskRecall, single: bool = False) -> ToolStep | TaskRecall:
     """The call to make for a step. A "system" of one equation and conditions on its
     solutions (`["2x^2 - 2x - 4 = 0", "1 <= x <= 5"]`) is that equation solved on a domain:
-    it runs, and is kept in the history, as that `solve` call."""
+    it runs, and is kept in the history, as that `solve` call. `single`: so does a system of
+    one equation (what is left of two once a restated definition is dropped)."""
     if isinstance(step, SystemSolver):
         split = one_equation_with_conditions(step.equations)
+        if split is None and single and len(step.equations) == 1:
+            split = step.equations[0], []
         if split is not None:
             equation, conditions = split
             variables = step.variables or []
@@ -47,7 +50,7 @@ def as_run(step: ToolStep | TaskRecall) -> ToolStep | TaskRecall:
                 tool="solve",
                 equation=equation,
                 variable=variables[0] if len(variables) == 1 else None,
-                domain=", ".join(conditions),
+                domain=", ".join(conditions) or None,
             )
     return step
 

@@ -246,6 +246,26 @@ def _restated_definition(text: str, workspace: Workspace) -> str | None:
     return None  # a new definition: the tools read it as written
 
 
+def _without_restated_definitions(texts: list[Any], workspace: Workspace) -> list[Any]:
+    """A system's equations without a workspace function's definition copied beside an
+    equation that uses the function (`h(t) = <h's body>` beside `h(t) = 150`): the definition
+    is known, and read as an equation it would be `<body> = 0`, which contradicts the other."""
+    strings = [t for t in texts if isinstance(t, str)]
+
+    def restates(text: str) -> bool:
+        match = re.match(r"\s*([A-Za-z]\w*)\s*(?:\(\s*[A-Za-z]\w*\s*\))?\s*=", text)
+        if match is None or match.group(1) not in workspace.names:
+            return False
+        body = workspace.names[match.group(1)].body
+        used = any(
+            _function_pattern(match.group(1)).search(other) for other in strings if other != text
+        )
+        return used and _restated_definition(text, workspace) == body
+
+    kept = [t for t in texts if not (isinstance(t, str) and restates(t))]
+    return kept or texts
+
+
 def resolve_math(
     text: str, workspace: Workspace, each: bool = False, equation: bool = False
 ) -> list[str]:
@@ -356,7 +376,7 @@ def _resolved(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
         if isinstance(value, list):  # a system's equations: each resolved on its own
             resolved[name] = [
                 _field(tool, name, v, workspace, arguments) if isinstance(v, str) else v
-                for v in value
+                for v in _without_restated_definitions(value, workspace)
             ]
         elif isinstance(value, str):
             resolved[name] = _field(tool, name, value, workspace, arguments)

@@ -153,3 +153,13 @@ def test_other_systems_run_as_written(equations: list[str]) -> None:
 def test_a_recall_runs_as_written() -> None:
     step = as_step(tool_call("recall", query="#3"))
     assert as_run(step) is step
+
+
+def test_a_system_left_with_one_equation_runs_as_its_solve_only_when_asked() -> None:
+    """`single`: a restated definition was dropped; a system the model wrote with one
+    equation keeps the system tool's own error."""
+    step = as_step(tool_call("solve_system", equations=["-5*t**2 + 20*t + 1 = 21"]))
+    assert as_run(step) is step
+    call = as_run(step, single=True)
+    assert isinstance(call, QuadraticSolver) and call.domain is None
+    assert run_tool(call).value == [2]

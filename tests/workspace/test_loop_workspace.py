@@ -220,3 +220,17 @@ def test_bounds_written_in_the_expression_that_nobody_gave_are_left_out_too() ->
     assert call.arguments["lower"] is None and call.arguments["upper"] is None
     assert result.ok and "were not given in this request" in result.text
     assert build(agent.session.conversation()).items[-1].origin == "antiderivative of #1"
+
+
+def test_a_system_of_a_definition_and_an_equation_on_it_is_solved_as_that_equation() -> None:
+    model = InProcessModel(
+        [
+            tool_call("solve_system", equations=["h(t) = 150", "h(t) = -5t^2 + 25t + 120"]),
+            done("t = 2 and t = 3"),
+        ]
+    )
+    agent = make_agent(model)
+    turn = agent.run_turn("Its height is h(t) = -5t^2 + 25t + 120 metres. When is it 150 m?")
+    ((call, result),) = turn.tool_runs
+    assert call.tool == "solve_system"
+    assert result.ok and result.values == ("2", "3"), result.text

@@ -465,3 +465,17 @@ def test_an_integral_written_as_a_call_in_its_own_field_is_said_once(
     workspace: Workspace, arguments: dict, once: dict
 ) -> None:
     assert said_once("integral", arguments, workspace) == once
+
+
+def test_a_definition_restated_beside_an_equation_on_it_is_dropped_from_a_system(
+    workspace: Workspace,
+) -> None:
+    """`h(t) = <h's body>` in a system beside `h(t) = 21` is h's definition, not `body = 0`."""
+    for equations in (
+        ["h(t) = 21", "h(t) = -5t^2 + 20t + 1"],
+        ["h(t) = -5t^2 + 20t + 1", "h(t) = 21"],
+    ):
+        resolved = resolve_arguments("solve_system", {"equations": equations}, workspace)
+        assert resolved == {"equations": ["-5*t**2 + 20*t + 1 = 21"]}
+    kept = ["h(t) = -5t^2 + 20t + 1", "x + y = 3"]  # nothing else uses h: as before
+    assert len(resolve_arguments("solve_system", {"equations": kept}, workspace)["equations"]) == 2
