@@ -53,8 +53,22 @@ def transform(expression: str, how: str) -> ToolResult:
         result = _simplified(expr)
     text = f"{exact(expr)} = {exact(result)}"
     if result == expr:
-        text += f" (already {'simplified' if action == 'simplify' else action + 'ed'})"
+        done = "simplified" if action == "simplify" else action + "ed"
+        text += f" (already {done}{_other_forms(expr, action)})"
     return ToolResult.success(TOOL, summary, result, text)
+
+
+def _other_forms(expr: sp.Expr, action: str) -> str:
+    """`; factored: (x - 1)*(x + 3)`: the other rewrites of a polynomial that did not change
+    under the one asked for, so a request for one form answered by the neighbouring tool
+    still holds the form the person asked for."""
+    symbols = sorted(expr.free_symbols, key=lambda s: s.name)
+    if not symbols or not expr.is_polynomial(*symbols):
+        return ""
+    forms = {"factor": sp.factor(expr), "expand": sp.expand(expr)}
+    return "".join(
+        f"; {how}ed: {exact(form)}" for how, form in forms.items() if how != action and form != expr
+    )
 
 
 def _simplified(expr: sp.Expr) -> sp.Expr:

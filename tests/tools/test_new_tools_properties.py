@@ -139,6 +139,22 @@ def test_expand_matches_sympy(product: sp.Expr) -> None:
     assert result.value == sp.expand(product)
 
 
+@SETTINGS
+@given(products(), st.sampled_from(["simplify", "expand"]))
+def test_a_polynomial_left_as_it_is_also_shows_its_factored_form(
+    product: sp.Expr, how: str
+) -> None:
+    """A request for the factored form answered by simplify or expand still holds it."""
+    expanded = sp.expand(product)
+    assume(expanded.free_symbols and sp.factor(expanded) != expanded)
+    result = tools.transform(sp.sstr(expanded), how)
+    assert result.ok, result.error
+    if result.value == expanded:
+        shown = result.text.split("; factored: ")[1].removesuffix(")")
+        assert sp.expand(sp.sympify(shown) - expanded) == 0
+        assert shown == sp.sstr(sp.factor(expanded))
+
+
 # ---------------------------------------------------------------------------------------------
 # solve_system
 
