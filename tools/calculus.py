@@ -45,6 +45,8 @@ _DIFFERENTIAL = re.compile(
 # Functions with corners or jumps: where SymPy's derivative has a value that is no slope
 # (d|x|/dx = sign(x) is 0 at 0). The tangent tool reads the same list.
 NOT_SMOOTH = (sp.Abs, sp.sign, sp.floor, sp.ceiling, sp.Heaviside, sp.Piecewise, sp.Min, sp.Max)
+#: How the derivative's text joins its value at a point: "d/dx (f) = 2*x, which at x = 3 is 6".
+AT_A_POINT = ", which "
 # A "d" standing alone as a letter: then "3dx" may be 3*d*x.
 _LETTER_D = re.compile(r"(?<![A-Za-z])d(?![A-Za-z])")
 
@@ -161,7 +163,7 @@ def derivative(
         "derivative",
         f"{summary} at {where}",
         value,
-        f"{text}, which at {where} is {with_decimal(value)}",
+        f"{text}{AT_A_POINT}at {where} is {with_decimal(value)}",
     )
 
 

@@ -25,6 +25,7 @@ from baml_client.types import (
     TaskRecall,
 )
 from tools import ToolResult
+from tools.calculus import AT_A_POINT
 from tools.systems import one_equation_with_conditions
 from tools.worded import worded_arithmetic
 
@@ -127,6 +128,8 @@ def _at_each_point(
         r.text if r.ok else f"at {point}: {r.text}"
         for point, r in zip(points, results, strict=True)
     )
+    if ok:
+        text = _said_once(text, [r.text for r in results])
     errors = [r.error for r in results if r.error]
     return ToolResult(
         ok=ok,
@@ -136,3 +139,13 @@ def _at_each_point(
         tool=tool,
         input=f"{expression} at {', '.join(points)}",
     )
+
+
+def _said_once(joined: str, texts: list[str]) -> str:
+    """`d/dx (f) = f', which at x = 1 is 0, at x = 2 is 9`: the derivative the values share
+    is stated once, not before each value."""
+    cut = texts[0].rfind(AT_A_POINT)
+    head = texts[0][: cut + len(AT_A_POINT)]
+    if cut < 0 or not all(t.startswith(head) for t in texts):
+        return joined
+    return head + ", ".join(t[len(head) :] for t in texts)

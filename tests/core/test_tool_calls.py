@@ -25,10 +25,17 @@ def test_derivative_at_a_point_is_its_value_there() -> None:
     assert result.text == "d/dq (2*q**2 + 8*q + 687) = 4*q + 8, which at q = 15 is 68"
 
 
-def test_derivative_at_several_points_reports_each() -> None:
+def test_derivative_at_several_points_reports_each_with_the_derivative_once() -> None:
     result = run_tool(as_step(derivative("x^3", order=2, at=["-1", "2"])))
     assert result.ok and result.value == [-6, 12]
-    assert "which at x = -1 is -6" in result.text and "which at x = 2 is 12" in result.text
+    assert result.text == "d²/dx² (x**3) = 6*x, which at x = -1 is -6, at x = 2 is 12"
+
+
+def test_derivative_at_several_points_with_one_refused_reports_each_whole() -> None:
+    result = run_tool(as_step(derivative("abs(x)", at=["1", "0"])))
+    assert not result.ok
+    assert result.text.startswith("d/dx (Abs(x)) = sign(x) (for real x), which at x = 1 is 1; ")
+    assert "at 0: d/dx (Abs(x)) has no value at x = 0" in result.text
 
 
 def test_derivative_with_no_points_is_the_derivative() -> None:

@@ -326,6 +326,6 @@ def test_a_derivative_at_an_id_of_roots_is_its_value_at_each_root() -> None:
     turn = agent.run_turn("the slope of f at each of them")
     result = only_result(turn)
     assert result.ok, result.text
-    assert result.values == ("8", "-4", "8") and "which at x = 0 is -4" in result.text
+    assert result.values == ("8", "-4", "8") and ", at x = 0 is -4, " in result.text
     item = build(agent.session.conversation()).items[-1]
     assert (item.line(), item.kind) == ("#3 derivative of f at #2: 8, -4, 8", "values")
