@@ -44,6 +44,8 @@ _INDEXED = re.compile(r"#(\d+)\s*\[\s*(-?\d+)\s*\]")
 _ID = re.compile(r"#(\d+)")
 # `#` not followed by a number: a placeholder copied from an instruction (`#N`, `#id`).
 _NOT_AN_ID = re.compile(r"#(?!\s*\d)")
+# `h(t) = ...` or `h = ...`: a name, maybe its variable, then one `=`.
+_NAME_EQUALS = re.compile(r"\s*([A-Za-z]\w*)\s*(?:\(\s*([A-Za-z]\w*)\s*\))?\s*=(?!=)(.*)$", re.S)
 # A result of resolving kept readable for the model's error messages and the tool's echo.
 MAX_RESOLVED_CHARS = 2000
 
@@ -224,7 +226,7 @@ def _names(text: str, workspace: Workspace) -> str:
 def _restated_definition(text: str, workspace: Workspace) -> str | None:
     """`h(t) = <h's body>` restated (or `y = <y's body>`, a curve), or `h(t) = 0`: the math it
     means for the tools."""
-    match = re.match(r"\s*([A-Za-z]\w*)\s*(?:\(\s*([A-Za-z]\w*)\s*\))?\s*=(?!=)(.*)$", text, re.S)
+    match = _NAME_EQUALS.match(text)
     if match is None or match.group(1) not in workspace.names:
         return None
     item = workspace.names[match.group(1)]
@@ -253,7 +255,7 @@ def _without_restated_definitions(texts: list[Any], workspace: Workspace) -> lis
     strings = [t for t in texts if isinstance(t, str)]
 
     def restates(text: str) -> bool:
-        match = re.match(r"\s*([A-Za-z]\w*)\s*(?:\(\s*[A-Za-z]\w*\s*\))?\s*=", text)
+        match = _NAME_EQUALS.match(text)
         if match is None or match.group(1) not in workspace.names:
             return False
         body = workspace.names[match.group(1)].body
