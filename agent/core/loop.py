@@ -31,7 +31,7 @@ from agent.core.recall import recall
 from agent.core.session import Session
 from agent.core.tool_calls import as_run, run_tool, tool_arguments
 from agent.core.transcript import CompactionRecord, ErrorRecord
-from agent.core.units import unit_as_unknown
+from agent.core.unknowns import unknown_refusal
 from agent.core.variable_fit import fitted_variable, foreign_point, foreign_variable
 from agent.errors import AgentError, TurnCancelled
 from agent.llm.model import MathModel, ProgressObserver, ToolStep
@@ -360,14 +360,14 @@ class Agent:
         if isinstance(step, TaskRecall):
             found = recall(conversation, workspace, step.query)
             return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=True, text=found)
+        if (unknown := unknown_refusal(call.tool, call.arguments, self._task_text())) is not None:
+            return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=False, text=unknown)
         try:
             arguments = resolve_arguments(call.tool, call.arguments, workspace)
         except ReferenceProblem as problem:
             return ToolResultMessage(
                 call_id=call.call_id, tool=call.tool, ok=False, text=problem.message
             )
-        if (unit := unit_as_unknown(arguments, self._task_text())) is not None:
-            return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=False, text=unit)
         if self.aids.fit_variable:
             arguments = fitted_variable(call.tool, arguments, user.text) or arguments
             foreign = foreign_variable(call.tool, arguments, user.text, workspace)

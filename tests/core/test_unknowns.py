@@ -1,11 +1,11 @@
-"""A unit the person wrote after a number is not an unknown: the call in that letter is
-refused, the call in a letter of the quantity's own runs."""
+"""A word problem's call needs an unknown of its own: a call in a unit the person wrote after a
+number, or a solve on made-up arithmetic, is refused; the call in the quantity's letter runs."""
 
 from __future__ import annotations
 
 import pytest
 
-from agent.core.units import unit_as_unknown, unit_written
+from agent.core.unknowns import no_unknown, unit_as_unknown, unit_written
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import done, evaluate, solve, tool_call
 from tests.core.test_loop import make_agent
@@ -76,3 +76,44 @@ def test_the_loop_refuses_the_unit_and_runs_the_quantity_s_own_letter() -> None:
     model = InProcessModel([evaluate("3m + 2", "1", variable="m"), done("5")])
     ((_c, ran),) = make_agent(model).run_turn("what is 3m + 2 when m = 1?").tool_runs
     assert ran.ok and ran.values == ("5",)
+
+
+TICKETS = (
+    "A school play took in $380 from 26 adults and 24 children on the first night and $385 "
+    "from 12 adults and 53 children on the second. What does each ticket cost?"
+)
+
+
+def test_a_solve_on_arithmetic_nobody_wrote_is_refused() -> None:
+    for arguments in ({"equation": "26 + 24 + 12 + 53 = 115"}, {"equation": "26 + 24"}):
+        refusal = no_unknown("solve", arguments, TICKETS)
+        assert refusal is not None and refusal.startswith(
+            f"Not run: {arguments['equation']} has no unknown."
+        )
+    system = {"equations": ["26 + 24 = 50", "12 + 53 = 65"]}
+    assert no_unknown("solve_system", system, TICKETS) is not None
+    # an unknown, an id, a name, another tool, or the person's own arithmetic: the call stands
+    for tool, arguments, said in (
+        ("solve_system", {"equations": ["26a + 24c = 380", "12a + 53c = 385"]}, TICKETS),
+        ("solve", {"equation": "#2 = 4"}, TICKETS),
+        ("solve", {"equation": "f(2) = 5"}, TICKETS),
+        ("evaluate", {"expression": "26 + 24"}, TICKETS),
+        ("solve", {"equation": "2^10 = 1024"}, "is 2^10 = 1024 true?"),
+    ):
+        assert no_unknown(tool, arguments, said) is None
+
+
+def test_the_loop_refuses_made_up_arithmetic_and_runs_the_system() -> None:
+    model = InProcessModel(
+        [
+            solve("26 + 24 + 12 + 53 = 115"),
+            tool_call(
+                "solve_system", equations=["26a + 24c = 380", "12a + 53c = 385"], variables=None
+            ),
+            done("An adult ticket costs 10 dollars and a child ticket 5 dollars."),
+        ]
+    )
+    turn = make_agent(model).run_turn(TICKETS)
+    refused, ran = (r for _c, r in turn.tool_runs)
+    assert not refused.ok and "has no unknown" in refused.text
+    assert ran.ok and "a = 10" in ran.text and "c = 5" in ran.text
