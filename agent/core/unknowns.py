@@ -61,7 +61,9 @@ def unit_written(letter: str, message: str) -> str | None:
     if not anywhere or len(as_unit) != len(anywhere):
         return None
     first = as_unit[0]
-    number = re.search(r"[\d.]+\s?(?:[A-Za-z]+/)?$", message[: first.start()])
+    # The refusal quotes a short number, even after a pasted run of digits.
+    before = message[max(0, first.start() - 24) : first.start()]
+    number = re.search(r"[\d.]+\s?(?:[A-Za-z]+/)?$", before)
     return (number.group(0) if number else "") + first.group(0)
 
 

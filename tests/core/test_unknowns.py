@@ -117,3 +117,10 @@ def test_the_loop_refuses_made_up_arithmetic_and_runs_the_system() -> None:
     refused, ran = (r for _c, r in turn.tool_runs)
     assert not refused.ok and "has no unknown" in refused.text
     assert ran.ok and "a = 10" in ran.text and "c = 5" in ran.text
+
+
+def test_a_long_hostile_message_gives_a_short_refusal() -> None:
+    said = "1" * 20_000 + " m, then " + "5 m/s, " * 3_000
+    written = unit_written("m", said)
+    assert written is not None and written.endswith("11 m") and len(written) < 30
+    assert unit_as_unknown({"equation": "m = 1"}, said) is not None
