@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agent.core.variable_fit import LETTER
+
 # Letters that are SI unit symbols (metre, second, gram, hour, litre, newton, joule, watt).
 UNIT_LETTERS = frozenset("msghlLNJW")
 # The call's fields that hold math or name its letters.
 _LETTER_FIELDS = ("equation", "expression", "equations", "variable", "variables")
-_LETTER = re.compile(r"(?<![A-Za-z_])([A-Za-z])(?![A-Za-z_])")
 # A letter as a unit: after a number (`52 m²`, `5m`) or after another unit and a slash
 # (`m/s`), with an optional square or cube, then the end, punctuation, a slash, or a word.
 # `2s + 3` is not one: an operator follows.
@@ -47,7 +48,7 @@ def _letters(arguments: dict[str, Any]) -> set[str]:
     found: set[str] = set()
     for name in _LETTER_FIELDS:
         for text in _texts(arguments.get(name)):
-            found.update(_LETTER.findall(text))
+            found.update(LETTER.findall(text))
     return found
 
 
@@ -56,7 +57,7 @@ def unit_written(letter: str, message: str) -> str | None:
     when the letter is not a unit symbol, is absent, or stands anywhere as math."""
     if letter not in UNIT_LETTERS:
         return None
-    anywhere = [m.start() for m in _LETTER.finditer(message) if m.group(1) == letter]
+    anywhere = [m.start() for m in LETTER.finditer(message) if m.group(1) == letter]
     as_unit = list(re.finditer(_AS_UNIT.format(letter=re.escape(letter)), message))
     if not anywhere or len(as_unit) != len(anywhere):
         return None

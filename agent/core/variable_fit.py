@@ -20,7 +20,7 @@ from tools.errors import ToolError
 from tools.operators import strip_derivative, strip_integral
 
 # A letter standing alone in math ("q" in "9q^2 + q"); e, E and I are constants.
-_LETTER = re.compile(r"(?<![A-Za-z_])([A-Za-z])(?![A-Za-z_])")
+LETTER = re.compile(r"(?<![A-Za-z_])([A-Za-z])(?![A-Za-z_])")
 _CONSTANTS = frozenset({"e", "E", "I"})
 
 
@@ -35,10 +35,10 @@ def fitted_variable(tool: str, arguments: dict[str, Any], message: str) -> dict[
     variable = str(arguments.get("variable") or "").strip() or (
         stripped.variable if stripped is not None else None
     )
-    letters = set(_LETTER.findall(body)) - _CONSTANTS
+    letters = set(LETTER.findall(body)) - _CONSTANTS
     if not variable or len(letters) != 1 or variable in letters:
         return None
-    if variable in _LETTER.findall(message):  # "with respect to y": taken at its word
+    if variable in LETTER.findall(message):  # "with respect to y": taken at its word
         return None
     fixed = {**arguments, "variable": next(iter(letters))}
     if stripped is not None:  # the operator's letter is the wrong one: its math, as fields
@@ -85,7 +85,7 @@ def foreign_point(
     if letter is None or not re.fullmatch(_NUMBER, point):
         return None
     said = {name for name, number in _ASSIGNED.findall(message) if number == point}
-    if not said or letter in said or letter in _LETTER.findall(message):
+    if not said or letter in said or letter in LETTER.findall(message):
         return None
     given = sorted(said)[0]
     within = _math_in(given, workspace)
@@ -110,9 +110,9 @@ def foreign_variable(
     the call points at other math than the person means (the integral of a w-polynomial in
     s is the polynomial times a length, a silent wrong value). None when the call stands."""
     variable = str(resolved.get("variable") or "").strip()
-    if tool not in _CALCULUS or not _LETTER.fullmatch(variable):
+    if tool not in _CALCULUS or not LETTER.fullmatch(variable):
         return None
-    if variable not in _LETTER.findall(message):
+    if variable not in LETTER.findall(message):
         return None
     letter = _only_letter(resolved)
     if letter is None or letter == variable:
