@@ -12,6 +12,7 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from baml_py import AbortController
 
@@ -44,6 +45,7 @@ from agent.messages import (
     UserMessage,
     to_chat_list,
 )
+from agent.workspace.newest import with_ans_replaced
 from agent.workspace.pointing import pointed_arguments
 from agent.workspace.record import Workspace, build
 from agent.workspace.resolve import ReferenceProblem, resolve_arguments
@@ -124,6 +126,18 @@ def _held_to_tool(runs: list[tuple[ToolCall, ToolResultMessage]]) -> str | None:
     may quote a result wrongly ("4 - 5*12 = -52" after the tool said 4)."""
     results = [f"{ran.text} ({ran.item})" for _call, ran in runs if ran.ok and ran.item]
     return "; ".join(dict.fromkeys(results)) or None
+
+
+def _ans_replaced(
+    call: ToolCall, workspace: Workspace
+) -> tuple[dict[str, Any], set[str], str | None]:
+    """The call's arguments with `ans` written as the item it stands for
+    (`agent.workspace.newest`), the fields that held it, and the error when nothing fits."""
+    try:
+        replaced, fields = with_ans_replaced(call.tool, call.arguments, workspace)
+    except ReferenceProblem as problem:
+        return call.arguments, set(), problem.message
+    return replaced, fields, None
 
 
 def _with_workspace(
@@ -294,18 +308,29 @@ class Agent:
                 wanted = "answer"
                 continue
             made.add(call.call_text)
-            if (once := said_once(call.tool, call.arguments, workspace)) != call.arguments:
+            written = call.arguments
+            ans_replaced, ans_fields, ans_problem = _ans_replaced(call, workspace)
+            if (once := said_once(call.tool, ans_replaced, workspace)) != call.arguments:
                 call = call.model_copy(update={"arguments": once})
                 fields = type(step).model_fields
                 step = step.model_copy(update={k: v for k, v in once.items() if k in fields})
             call, step, unsaid = self._unsaid_bounds(call, step, workspace)
-            tool_result = self._run(call, step, user, workspace)
+            tool_result = (
+                self._run(call, step, user, workspace)
+                if ans_problem is None
+                else ToolResultMessage(
+                    call_id=call.call_id, tool=call.tool, ok=False, text=ans_problem
+                )
+            )
             joint = self._joint_solution(result.tool_runs, tool_result)
             if note := joint or (unsaid if tool_result.ok else None):
                 tool_result = tool_result.model_copy(
                     update={"text": f"{tool_result.text} ({note})"}
                 )
-            if (pointed := pointed_arguments(call.tool, call.arguments, workspace)) is not None:
+            pointed = pointed_arguments(call.tool, call.arguments, workspace)
+            if ans_fields:  # the model reads back the `ans` it wrote, not the id it became
+                pointed = {**(pointed or call.arguments), **{f: written[f] for f in ans_fields}}
+            if pointed is not None:
                 call = call.model_copy(update={"pointed": pointed})
             self.session.append(call)
             self.session.append(tool_result)
