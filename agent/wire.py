@@ -154,7 +154,7 @@ COMBINATIONS = (
     "len",
     "length",
 )
-WORKSPACE_HEADER = "Workspace (ids to use in tool fields):"
+WORKSPACE_HEADER = "Workspace (ids to use in tool fields; newest first):"
 # The last line of a recall's result: what it found is for the next call, not the answer.
 AFTER_RECALL = "Use the id the request means in the tool call the request needs."
 PICK_AFTER_RECALL = (

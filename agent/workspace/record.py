@@ -188,7 +188,7 @@ class Workspace:
 
     def render(self, shown: int = SHOWN_ITEMS) -> str | None:
         """The block the model reads before a request: notes, then one line per item, the
-        newest last; older items are counted (recall brings them back)."""
+        newest first; older items are counted (recall brings them back)."""
         if not self.items and not self.notes:
             return None
         recent = self.items[-shown:]
@@ -201,8 +201,10 @@ class Workspace:
         if hidden > 0:
             lines.append(f"({hidden} older items not shown; their ids still work)")
         positions = self.positions()
-        shown_items = sorted(older_functions + recent, key=_number)
+        shown_items = sorted(older_functions + recent, key=_number, reverse=True)
         lines += [self.line_of(item, positions) for item in shown_items]
+        if hidden > 0:  # the count of older items closes the list
+            lines.append(lines.pop(lines.index(f"({hidden} older items not shown; their ids still work)")))
         return "\n".join(lines)
 
     def line_of(self, item: Item, positions: dict[int, str] | None = None) -> str:
