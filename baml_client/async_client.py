@@ -112,6 +112,21 @@ class BamlAsyncClient:
                 "messages": messages,
             })
             return typing.cast(typing.Union["types.QuadraticSolver", "types.SystemSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.ExtremaFinder", "types.TangentLine", "types.Rewriter", "types.LimitFinder", "types.SeriesExpansion", "types.TaskRecall", "types.MessageToUser"], __result__.cast_to(types, types, stream_types, False, __runtime__))
+    async def PickReferent(self, items: typing.List[str],previous: str,request: str,
+        baml_options: BamlCallOptions = {},
+    ) -> str:
+        # Check if on_tick is provided
+        if 'on_tick' in baml_options:
+            # Use streaming internally when on_tick is provided
+            __stream__ = self.stream.PickReferent(items=items,previous=previous,request=request,
+                baml_options=baml_options)
+            return await __stream__.get_final_response()
+        else:
+            # Original non-streaming code
+            __result__ = await self.__options.merge_options(baml_options).call_function_async(function_name="PickReferent", args={
+                "items": items,"previous": previous,"request": request,
+            })
+            return typing.cast(str, __result__.cast_to(types, types, stream_types, False, __runtime__))
     async def SummarizeContext(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
     ) -> types.ContextSummary:
@@ -160,6 +175,18 @@ class BamlStreamClient:
           lambda x: typing.cast(typing.Union["types.QuadraticSolver", "types.SystemSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.ExtremaFinder", "types.TangentLine", "types.Rewriter", "types.LimitFinder", "types.SeriesExpansion", "types.TaskRecall", "types.MessageToUser"], x.cast_to(types, types, stream_types, False, __runtime__)),
           __ctx__,
         )
+    def PickReferent(self, items: typing.List[str],previous: str,request: str,
+        baml_options: BamlCallOptions = {},
+    ) -> baml_py.BamlStream[str, str]:
+        __ctx__, __result__ = self.__options.merge_options(baml_options).create_async_stream(function_name="PickReferent", args={
+            "items": items,"previous": previous,"request": request,
+        })
+        return baml_py.BamlStream[str, str](
+          __result__,
+          lambda x: typing.cast(str, x.cast_to(types, types, stream_types, True, __runtime__)),
+          lambda x: typing.cast(str, x.cast_to(types, types, stream_types, False, __runtime__)),
+          __ctx__,
+        )
     def SummarizeContext(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
     ) -> baml_py.BamlStream[stream_types.ContextSummary, types.ContextSummary]:
@@ -194,6 +221,13 @@ class BamlHttpRequestClient:
             "messages": messages,
         }, mode="request")
         return __result__
+    async def PickReferent(self, items: typing.List[str],previous: str,request: str,
+        baml_options: BamlCallOptions = {},
+    ) -> baml_py.baml_py.HTTPRequest:
+        __result__ = await self.__options.merge_options(baml_options).create_http_request_async(function_name="PickReferent", args={
+            "items": items,"previous": previous,"request": request,
+        }, mode="request")
+        return __result__
     async def SummarizeContext(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
     ) -> baml_py.baml_py.HTTPRequest:
@@ -221,6 +255,13 @@ class BamlHttpStreamRequestClient:
     ) -> baml_py.baml_py.HTTPRequest:
         __result__ = await self.__options.merge_options(baml_options).create_http_request_async(function_name="MathChat", args={
             "messages": messages,
+        }, mode="stream")
+        return __result__
+    async def PickReferent(self, items: typing.List[str],previous: str,request: str,
+        baml_options: BamlCallOptions = {},
+    ) -> baml_py.baml_py.HTTPRequest:
+        __result__ = await self.__options.merge_options(baml_options).create_http_request_async(function_name="PickReferent", args={
+            "items": items,"previous": previous,"request": request,
         }, mode="stream")
         return __result__
     async def SummarizeContext(self, messages: typing.List["types.ChatMessage"],

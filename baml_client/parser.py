@@ -35,6 +35,12 @@ class LlmResponseParser:
         __result__ = self.__options.merge_options(baml_options).parse_response(function_name="MathChat", llm_response=llm_response, mode="request")
         return typing.cast(typing.Union["types.QuadraticSolver", "types.SystemSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.ExtremaFinder", "types.TangentLine", "types.Rewriter", "types.LimitFinder", "types.SeriesExpansion", "types.TaskRecall", "types.MessageToUser"], __result__)
 
+    def PickReferent(
+        self, llm_response: str, baml_options: BamlCallOptions = {},
+    ) -> str:
+        __result__ = self.__options.merge_options(baml_options).parse_response(function_name="PickReferent", llm_response=llm_response, mode="request")
+        return typing.cast(str, __result__)
+
     def SummarizeContext(
         self, llm_response: str, baml_options: BamlCallOptions = {},
     ) -> types.ContextSummary:
@@ -60,6 +66,12 @@ class LlmStreamParser:
     ) -> typing.Union["stream_types.QuadraticSolver", "stream_types.SystemSolver", "stream_types.QuadraticDerivative", "stream_types.QuadraticEvaluator", "stream_types.IntegralSolver", "stream_types.ExtremaFinder", "stream_types.TangentLine", "stream_types.Rewriter", "stream_types.LimitFinder", "stream_types.SeriesExpansion", "stream_types.TaskRecall", "stream_types.MessageToUser"]:
         __result__ = self.__options.merge_options(baml_options).parse_response(function_name="MathChat", llm_response=llm_response, mode="stream")
         return typing.cast(typing.Union["stream_types.QuadraticSolver", "stream_types.SystemSolver", "stream_types.QuadraticDerivative", "stream_types.QuadraticEvaluator", "stream_types.IntegralSolver", "stream_types.ExtremaFinder", "stream_types.TangentLine", "stream_types.Rewriter", "stream_types.LimitFinder", "stream_types.SeriesExpansion", "stream_types.TaskRecall", "stream_types.MessageToUser"], __result__)
+
+    def PickReferent(
+        self, llm_response: str, baml_options: BamlCallOptions = {},
+    ) -> str:
+        __result__ = self.__options.merge_options(baml_options).parse_response(function_name="PickReferent", llm_response=llm_response, mode="stream")
+        return typing.cast(str, __result__)
 
     def SummarizeContext(
         self, llm_response: str, baml_options: BamlCallOptions = {},

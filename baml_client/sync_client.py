@@ -122,6 +122,20 @@ class BamlSyncClient:
                 "messages": messages,
             })
             return typing.cast(typing.Union["types.QuadraticSolver", "types.SystemSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.ExtremaFinder", "types.TangentLine", "types.Rewriter", "types.LimitFinder", "types.SeriesExpansion", "types.TaskRecall", "types.MessageToUser"], __result__.cast_to(types, types, stream_types, False, __runtime__))
+    def PickReferent(self, items: typing.List[str],previous: str,request: str,
+        baml_options: BamlCallOptions = {},
+    ) -> str:
+        # Check if on_tick is provided
+        if 'on_tick' in baml_options:
+            __stream__ = self.stream.PickReferent(items=items,previous=previous,request=request,
+                baml_options=baml_options)
+            return __stream__.get_final_response()
+        else:
+            # Original non-streaming code
+            __result__ = self.__options.merge_options(baml_options).call_function_sync(function_name="PickReferent", args={
+                "items": items,"previous": previous,"request": request,
+            })
+            return typing.cast(str, __result__.cast_to(types, types, stream_types, False, __runtime__))
     def SummarizeContext(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
     ) -> types.ContextSummary:
@@ -169,6 +183,18 @@ class BamlStreamClient:
           lambda x: typing.cast(typing.Union["types.QuadraticSolver", "types.SystemSolver", "types.QuadraticDerivative", "types.QuadraticEvaluator", "types.IntegralSolver", "types.ExtremaFinder", "types.TangentLine", "types.Rewriter", "types.LimitFinder", "types.SeriesExpansion", "types.TaskRecall", "types.MessageToUser"], x.cast_to(types, types, stream_types, False, __runtime__)),
           __ctx__,
         )
+    def PickReferent(self, items: typing.List[str],previous: str,request: str,
+        baml_options: BamlCallOptions = {},
+    ) -> baml_py.BamlSyncStream[str, str]:
+        __ctx__, __result__ = self.__options.merge_options(baml_options).create_sync_stream(function_name="PickReferent", args={
+            "items": items,"previous": previous,"request": request,
+        })
+        return baml_py.BamlSyncStream[str, str](
+          __result__,
+          lambda x: typing.cast(str, x.cast_to(types, types, stream_types, True, __runtime__)),
+          lambda x: typing.cast(str, x.cast_to(types, types, stream_types, False, __runtime__)),
+          __ctx__,
+        )
     def SummarizeContext(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
     ) -> baml_py.BamlSyncStream[stream_types.ContextSummary, types.ContextSummary]:
@@ -203,6 +229,13 @@ class BamlHttpRequestClient:
             "messages": messages,
         }, mode="request")
         return __result__
+    def PickReferent(self, items: typing.List[str],previous: str,request: str,
+        baml_options: BamlCallOptions = {},
+    ) -> baml_py.baml_py.HTTPRequest:
+        __result__ = self.__options.merge_options(baml_options).create_http_request_sync(function_name="PickReferent", args={
+            "items": items,"previous": previous,"request": request,
+        }, mode="request")
+        return __result__
     def SummarizeContext(self, messages: typing.List["types.ChatMessage"],
         baml_options: BamlCallOptions = {},
     ) -> baml_py.baml_py.HTTPRequest:
@@ -230,6 +263,13 @@ class BamlHttpStreamRequestClient:
     ) -> baml_py.baml_py.HTTPRequest:
         __result__ = self.__options.merge_options(baml_options).create_http_request_sync(function_name="MathChat", args={
             "messages": messages,
+        }, mode="stream")
+        return __result__
+    def PickReferent(self, items: typing.List[str],previous: str,request: str,
+        baml_options: BamlCallOptions = {},
+    ) -> baml_py.baml_py.HTTPRequest:
+        __result__ = self.__options.merge_options(baml_options).create_http_request_sync(function_name="PickReferent", args={
+            "items": items,"previous": previous,"request": request,
         }, mode="stream")
         return __result__
     def SummarizeContext(self, messages: typing.List["types.ChatMessage"],

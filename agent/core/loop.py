@@ -28,6 +28,7 @@ from agent.core.grounding import (
 from agent.core.joint_solve import joint_note, joint_system
 from agent.core.plain_math import plain_math
 from agent.core.recall import recall
+from agent.core.referent_pick import pick_question, picked_item, repointed
 from agent.core.session import Session
 from agent.core.tool_calls import as_run, run_tool, tool_arguments
 from agent.core.transcript import CompactionRecord, ErrorRecord
@@ -112,10 +113,15 @@ class SmallModelAids:
     # Fold every finished task but the latest after a turn: small models answer "add them
     # up" from the task as it happened, and miss it in its one-line fold.
     keep_latest_task: bool = False
+    # A call that points at one earlier item, when others of its family could be meant, asks
+    # PickReferent once per turn which one the request means (agent.core.referent_pick).
+    pick_referents: bool = False
 
     @classmethod
     def every(cls) -> SmallModelAids:
-        return cls(verify_answers=True, fit_variable=True, keep_latest_task=True)
+        return cls(
+            verify_answers=True, fit_variable=True, keep_latest_task=True, pick_referents=True
+        )
 
 
 def _held_to_tool(runs: list[tuple[ToolCall, ToolResultMessage]]) -> str | None:
@@ -234,6 +240,8 @@ class Agent:
     ) -> AssistantMessage:
         made: set[str] = set()
         asked = False
+        # PickReferent is asked at most once per turn (agent.core.referent_pick).
+        repicked = not self.aids.pick_referents
         # The reply the next step must be: a message when the model repeats a call, a math
         # tool call when its answer stated numbers no tool computed (once each per turn).
         wanted: Wanted = "any"
@@ -244,7 +252,8 @@ class Agent:
         workspace = build(conversation)
         # The person's new equations and expressions in this message: an answer to them needs
         # a tool's result (a definition alone may just be noted).
-        new = workspace.added_by(len(conversation) - 1)
+        request_place = len(conversation) - 1
+        new = workspace.added_by(request_place)
         fresh = [i.id for i in new if i.kind != "function"]
         # Rendered once per turn, so every call of the turn shares the prompt up to the
         # request; results of this turn carry their ids in their own messages.
@@ -294,6 +303,8 @@ class Agent:
                 wanted = "answer"
                 continue
             made.add(call.call_text)
+            if not repicked:
+                call, step, repicked = self._repicked(call, step, user, workspace, request_place)
             if (once := said_once(call.tool, call.arguments, workspace)) != call.arguments:
                 call = call.model_copy(update={"arguments": once})
                 fields = type(step).model_fields
@@ -324,6 +335,56 @@ class Agent:
         )
         self.session.append(reply)
         return reply
+
+    def _repicked(
+        self,
+        call: ToolCall,
+        step: ToolStep | TaskRecall,
+        user: UserMessage,
+        workspace: Workspace,
+        request_place: int,
+    ) -> tuple[ToolCall, ToolStep | TaskRecall, bool]:
+        """The call with the earlier item PickReferent says the request means; True once
+        the question was asked. A failed PickReferent call leaves the model's call as it is."""
+        if isinstance(step, TaskRecall):
+            return call, step, False
+        conversation = self.session.conversation()
+        question = pick_question(call.arguments, workspace, conversation, request_place)
+        if question is None:
+            return call, step, False
+        try:
+            answer = self.model.pick_referent(
+                list(question.lines),
+                question.previous,
+                user.text,
+                [item.id for item in question.candidates],
+            )
+        except AgentError:
+            return call, step, True
+        picked = picked_item(answer, question)
+        import json
+        import os  # DEBUG (experiment only)
+
+        if log := os.environ.get("MATH_AGENT_PICK_LOG"):
+            with open(log, "a") as f:
+                f.write(
+                    json.dumps(
+                        {
+                            "request": user.text,
+                            "lines": question.lines,
+                            "earlier": question.earlier,
+                            "cited": question.cited.id,
+                            "answer": answer,
+                        }
+                    )
+                    + "\n"
+                )
+        if picked is None or picked == question.cited or os.environ.get("MATH_AGENT_PICK_SHADOW"):
+            return call, step, True
+        arguments = repointed(call.arguments, question.cited, picked)
+        fields = type(step).model_fields
+        step = step.model_copy(update={k: v for k, v in arguments.items() if k in fields})
+        return call.model_copy(update={"arguments": arguments}), step, True
 
     def _joint_solution(
         self, runs: list[tuple[ToolCall, ToolResultMessage]], ran: ToolResultMessage

@@ -9,7 +9,7 @@ local replay or scripted server, so the real prompts and parser always run.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -98,6 +98,10 @@ def progress_of(partial: Any) -> StepProgress:
     return StepProgress(tool=tool, response=str(response), arguments=arguments)
 
 
+# The registry of one PickReferent call, given the ids its reply may be (None: the default).
+PickerRegistry = Callable[[Sequence[str]], ClientRegistry | None]
+
+
 class MathModel(Protocol):
     ledger: UsageLedger
 
@@ -121,6 +125,14 @@ class MathModel(Protocol):
         """ExtractUserFacts: add/update/forget operations on the user's durable facts."""
         ...
 
+    def pick_referent(
+        self, items: list[str], previous: str, request: str, choices: list[str]
+    ) -> str:
+        """PickReferent: the id of the one item of `items` the request is about, one of
+        `choices` where the endpoint can be held to them (else free text; the caller reads
+        it)."""
+        ...
+
 
 class BamlMathModel:
     """MathChat, SummarizeContext and ExtractUserFacts through one ClientRegistry and one
@@ -132,32 +144,44 @@ class BamlMathModel:
         endpoint: str,
         ledger: UsageLedger | None = None,
         step_registries: dict[Wanted, ClientRegistry | None] | None = None,
+        picker_registry: PickerRegistry | None = None,
     ):
         self.collector = Collector(name="math-agent")
         self.ledger = ledger if ledger is not None else UsageLedger()
-        self.use_endpoint(registry, endpoint, step_registries)
+        self.use_endpoint(registry, endpoint, step_registries, picker_registry)
 
     @classmethod
     def for_provider(cls, provider: Provider, ledger: UsageLedger | None = None) -> BamlMathModel:
         """The model for a resolved provider: MathChat with the provider's step options
         (a schema that constrains decoding, where the endpoint takes one)."""
         return cls(
-            provider.client_registry(), provider.endpoint, ledger, _step_registries(provider)
+            provider.client_registry(),
+            provider.endpoint,
+            ledger,
+            _step_registries(provider),
+            provider.picker_registry,
         )
 
     def use_provider(self, provider: Provider) -> None:
         """Talk to another endpoint from now on (a restarted local server has a new port);
         the ledger and collector carry on."""
-        self.use_endpoint(provider.client_registry(), provider.endpoint, _step_registries(provider))
+        self.use_endpoint(
+            provider.client_registry(),
+            provider.endpoint,
+            _step_registries(provider),
+            provider.picker_registry,
+        )
 
     def use_endpoint(
         self,
         registry: ClientRegistry,
         endpoint: str,
         step_registries: dict[Wanted, ClientRegistry | None] | None = None,
+        picker_registry: PickerRegistry | None = None,
     ) -> None:
         self.endpoint = endpoint
         self._client = b.with_options(client_registry=registry, collector=self.collector)
+        self._picker_registry = picker_registry
         # MathChat's own clients, per kind of reply wanted: the same endpoint, plus
         # per-request options only it takes (a schema of that kind of reply).
         registries = step_registries or {}
@@ -279,6 +303,13 @@ class BamlMathModel:
 
     def extract_user_facts(self, known: list[str], message: str) -> UserFactChanges:
         return self._call("ExtractUserFacts", lambda: self._client.ExtractUserFacts(known, message))
+
+    def pick_referent(
+        self, items: list[str], previous: str, request: str, choices: list[str]
+    ) -> str:
+        registry = self._picker_registry(choices) if self._picker_registry else None
+        client = self._with(registry) or self._client
+        return self._call("PickReferent", lambda: client.PickReferent(items, previous, request))
 
 
 def _step_registries(provider: Provider) -> dict[Wanted, ClientRegistry | None]:

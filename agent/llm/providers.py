@@ -10,7 +10,9 @@ first BAML call. The chosen endpoint is registered under the name of the `.baml`
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -72,6 +74,8 @@ class Provider:
     # SMALL_MODEL_CLIENT_NAME), and the agent turns on every `SmallModelAids` of its loop
     # (agent.core.loop): checks on its answers and tool calls, and the index of solved equations.
     small_model: bool = False
+    # PickReferent's own request fields (the embedded server: its own slot), None: none.
+    picker_fields: dict[str, object] | None = None
 
     @property
     def endpoint(self) -> str:
@@ -98,6 +102,16 @@ class Provider:
             return self.client_registry({"grammar": grammar})
         schema = response_format(wanted, self.hidden_tools)
         return self.client_registry({"response_format": schema})
+
+    def picker_registry(self, choices: Sequence[str] = ()) -> ClientRegistry | None:
+        """PickReferent's registry when its requests differ from the others' (None: the
+        same); on the embedded server its reply is held to one of `choices` by a grammar."""
+        if not self.picker_fields:
+            return None
+        extra = dict(self.picker_fields)
+        if choices and self.is_local:
+            extra["grammar"] = "root ::= " + " | ".join(json.dumps(c) for c in choices)
+        return self.client_registry(extra)
 
     def client_registry(self, extra_fields: dict[str, object] | None = None) -> ClientRegistry:
         options: dict[str, object] = {
@@ -237,4 +251,5 @@ def local_provider(source: str, fallback: bool) -> Provider:
         constrained_steps=settings.constrained_steps,
         hidden_tools=settings.hidden_tools,
         small_model=True,
+        picker_fields=settings.picker_fields(),
     )

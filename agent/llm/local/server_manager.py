@@ -77,6 +77,8 @@ def serve_command(launch: Launch) -> list[str]:
         HOST,
         "--ctx",
         str(s.context_size),
+        "--parallel",
+        str(s.slots),
         "--threads",
         str(s.threads),
         "--max-tokens",
@@ -215,7 +217,7 @@ class LocalServer:
     def key(self) -> str:
         """What must match for a running server to be reused: model and server settings."""
         s = self.settings
-        return f"{self.spec.sha256}:{s.context_size}:{s.threads}:{s.max_tokens}:{s.temperature}"
+        return f"{self.spec.sha256}:{s.context_size}x{s.slots}:{s.threads}:{s.max_tokens}:{s.temperature}"
 
     @property
     def state_file(self) -> Path:

@@ -106,7 +106,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--alias", required=True)
     parser.add_argument("--port", required=True, type=int)
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--ctx", required=True, type=int)
+    parser.add_argument("--ctx", required=True, type=int, help="tokens of context per slot")
+    parser.add_argument("--parallel", type=int, default=1, help="slots (id_slot 0, 1, ...)")
     parser.add_argument("--threads", required=True, type=int)
     parser.add_argument("--max-tokens", required=True, type=int)
     parser.add_argument("--temperature", required=True, type=float)
@@ -128,8 +129,9 @@ def main(argv: list[str] | None = None) -> int:
     params.model_alias = {args.alias}
     params.hostnames = [args.host]
     params.port = args.port
-    params.n_ctx = args.ctx
-    params.n_parallel = 1  # one slot keeps the whole context for one conversation
+    # llama.cpp splits n_ctx between the slots: each gets --ctx tokens.
+    params.n_ctx = args.ctx * args.parallel
+    params.n_parallel = args.parallel
     params.n_predict = args.max_tokens
     params.cpuparams.n_threads = args.threads
     params.cpuparams_batch.n_threads = args.threads

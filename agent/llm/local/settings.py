@@ -62,6 +62,12 @@ def _opt_in(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "on", "yes", "true")
 
 
+MAIN_SLOT = 0
+PICKER_SLOT = 1
+# An id and a little slack ("#12" is two or three tokens; a small model may add a word).
+PICKER_MAX_TOKENS = 12
+
+
 @dataclass(frozen=True)
 class GenerationSettings:
     """Sampling and runtime limits for the embedded model, shared by server and client."""
@@ -76,6 +82,9 @@ class GenerationSettings:
     # The MathChat prompt plus a few finished tasks fits well in 8k; the KV cache for 8k
     # tokens is ~230 MB for this model.
     context_size: int = 8192
+    # Server slots, each with `context_size` tokens of KV cache: MathChat (and every other
+    # call) in slot 0, so its prefix cache is never evicted by PickReferent, which has slot 1.
+    slots: int = 2
     threads: int = field(default_factory=_default_threads)
     # Reading a full context on a small CPU takes minutes.
     request_timeout_ms: int = 300_000
@@ -101,7 +110,15 @@ class GenerationSettings:
         this request shares with the previous one (pinned on, whatever the build's default),
         so a prompt that only grows at its end is read once; and report usage on streamed
         replies too (llama.cpp sends it only when asked, and accepts the field either way)."""
-        return {"cache_prompt": True, "stream_options": {"include_usage": True}}
+        return {
+            "cache_prompt": True,
+            "stream_options": {"include_usage": True},
+            "id_slot": MAIN_SLOT,
+        }
+
+    def picker_fields(self) -> dict[str, object]:
+        """PickReferent's request fields: its own slot, and room for one id only."""
+        return {**self.request_fields(), "id_slot": PICKER_SLOT, "max_tokens": PICKER_MAX_TOKENS}
 
 
 LOCAL_SETTINGS = GenerationSettings()
