@@ -372,7 +372,7 @@ class Agent:
                         {
                             "request": user.text,
                             "lines": question.lines,
-                            "earlier": question.earlier,
+                            "previous": question.previous,
                             "cited": question.cited.id,
                             "answer": answer,
                         }

@@ -35,6 +35,7 @@ class InProcessModel:
         steps: Sequence[Reply] = (),
         summaries: Sequence[Reply] = (),
         script: ScriptedModel | None = None,
+        picks: Sequence[str] = (),
     ) -> None:
         self.script = script if script is not None else ScriptedModel(steps, summaries)
         self.ledger = UsageLedger()
@@ -42,6 +43,10 @@ class InProcessModel:
         # The kind of reply the loop wanted at each MathChat call (a script is not held to it).
         self.wanted: list[Wanted] = []
         self.summarized: list[list[ChatMessage]] = []
+        # PickReferent's answers, in order, and the questions it was asked (items, previous,
+        # request, choices); no answer left: it answers the first choice.
+        self.picks = list(picks)
+        self.pick_questions: list[tuple[list[str], str, str, list[str]]] = []
 
     def _ask(self, function: str, messages: list[dict[str, Any]]) -> str:
         reply = self.script.reply(ScriptedRequest(messages))
@@ -84,6 +89,14 @@ class InProcessModel:
         ]
         text = self._ask("ExtractUserFacts", rendered)
         return _parsed(b.parse.ExtractUserFacts, text)
+
+    def pick_referent(
+        self, items: list[str], previous: str, request: str, choices: list[str]
+    ) -> str:
+        self.pick_questions.append((list(items), previous, request, list(choices)))
+        answer = self.picks.pop(0) if self.picks else choices[0]
+        self.ledger.add("PickReferent", count_text("\n".join(items)), count_text(answer), 0.0)
+        return answer
 
 
 def _parsed(parse: Callable[[str], T], text: str) -> T:
