@@ -8,6 +8,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 from rich.console import Console
 
 from agent.app.evaluate import SlotReset
+from agent.llm.local.server_process import slot_save_path
 from agent.llm.local.start_state import STATE_FILE, ConversationStart, StartStateError
 from agent.llm.model import BamlMathModel
 from agent.llm.providers import Provider
@@ -153,3 +155,9 @@ def test_no_embedded_server_means_nothing_to_restore() -> None:
     reset = SlotReset(runtime, Console(quiet=True))  # type: ignore[arg-type]
     reset()
     assert reset.state == "not applicable (no embedded server)"
+
+
+def test_saved_states_go_inside_the_slots_directory(tmp_path: Path) -> None:
+    """llama.cpp appends the file name to the path as text: the separator must be there."""
+    path = slot_save_path(tmp_path / "slots")
+    assert Path(path + "conversation-start.bin").parent == tmp_path / "slots"

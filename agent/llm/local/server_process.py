@@ -100,6 +100,12 @@ def _remove_state_if_mine(state: Path) -> None:
             state.unlink()
 
 
+def slot_save_path(slots: Path) -> str:
+    """The directory as llama.cpp wants it: it appends a state's file name to this text as it
+    is, so without a trailing separator `slots/` + `start.bin` would be `slotsstart.bin`."""
+    return os.path.join(str(slots), "")
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m agent.llm.local.server_process")
     parser.add_argument("--model", required=True, type=Path)
@@ -137,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     params.ui = False
     if args.slots is not None:  # `POST /slots/0?action=save|restore` (agent.llm.local.start_state)
         args.slots.mkdir(parents=True, exist_ok=True)
-        params.slot_save_path = str(args.slots)
+        params.slot_save_path = slot_save_path(args.slots)
     _server = xllamacpp.Server(params)  # returns once the model is loaded; HTTP is up already
 
     stop = threading.Event()
