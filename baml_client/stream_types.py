@@ -40,6 +40,7 @@ class ContextSummary(BaseModel):
 
 class ExtremaFinder(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['extrema']] = Field(default=None, description='a function\'s maximum, minimum or critical points; the largest of some values is max(#N) in evaluate')
+    refers: typing.Optional[str] = None
     expression: typing.Optional[str] = None
     variable: typing.Optional[str] = None
     lower: typing.Optional[str] = None
@@ -52,6 +53,7 @@ class ForgetUserFact(BaseModel):
 
 class IntegralSolver(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['integral']] = None
+    refers: typing.Optional[str] = None
     expression: typing.Optional[str] = None
     variable: typing.Optional[str] = None
     lower: typing.Optional[str] = Field(default=None, description='both bounds for a definite integral, none for an antiderivative')
@@ -59,6 +61,7 @@ class IntegralSolver(BaseModel):
 
 class LimitFinder(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['limit']] = None
+    refers: typing.Optional[str] = None
     expression: typing.Optional[str] = None
     to: typing.Optional[str] = Field(default=None, description='a number, oo or -oo')
     variable: typing.Optional[str] = None
@@ -72,6 +75,7 @@ class MessageToUser(BaseModel):
 
 class QuadraticDerivative(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['derivative']] = None
+    refers: typing.Optional[str] = None
     expression: typing.Optional[str] = None
     variable: typing.Optional[str] = None
     order: typing.Optional[int] = Field(default=None, description='2 for the second derivative, ...')
@@ -79,22 +83,26 @@ class QuadraticDerivative(BaseModel):
 
 class QuadraticEvaluator(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['evaluate']] = None
+    refers: typing.Optional[str] = None
     expression: typing.Optional[str] = None
     at: typing.List[str] = Field(description='the points, each like \'3\', \'x=1, y=2\' or an id of values (#N); [] for a closed expression')
     variable: typing.Optional[str] = None
 
 class QuadraticSolver(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['solve']] = None
+    refers: typing.Optional[str] = None
     equation: typing.Optional[str] = None
     variable: typing.Optional[str] = None
     domain: typing.Optional[str] = Field(default=None, description='only when the user restricts the answer: real, t >= 0, [0, 5]')
 
 class Rewriter(BaseModel):
     tool: typing.Optional[typing.Union[typing_extensions.Literal['simplify'], typing_extensions.Literal['factor'], typing_extensions.Literal['expand']]] = None
+    refers: typing.Optional[str] = None
     expression: typing.Optional[str] = None
 
 class SeriesExpansion(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['series']] = None
+    refers: typing.Optional[str] = None
     expression: typing.Optional[str] = None
     at: typing.Optional[str] = None
     degree: typing.Optional[int] = Field(default=None, description='the highest power kept, as in \'up to x^4\' or \'degree 2\'')
@@ -106,11 +114,13 @@ class SummaryExchange(BaseModel):
 
 class SystemSolver(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['solve_system']] = None
+    refers: typing.Optional[str] = None
     equations: typing.List[str]
     variables: typing.Optional[typing.List[str]] = None
 
 class TangentLine(BaseModel):
     tool: typing.Optional[typing_extensions.Literal['tangent']] = None
+    refers: typing.Optional[str] = None
     expression: typing.Optional[str] = None
     at: typing.Optional[str] = None
     variable: typing.Optional[str] = None

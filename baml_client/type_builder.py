@@ -312,7 +312,7 @@ class ExtremaFinderAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("ExtremaFinder")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "variable",  "lower",  "upper",  "kind",  ])
+        self._properties: typing.Set[str] = set([  "tool",  "refers",  "expression",  "variable",  "lower",  "upper",  "kind",  ])
         self._props = ExtremaFinderProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -343,6 +343,10 @@ class ExtremaFinderProperties:
     @property
     def tool(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
+    
+    @property
+    def refers(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("refers"))
     
     @property
     def expression(self) -> type_builder.ClassPropertyViewer:
@@ -414,7 +418,7 @@ class IntegralSolverAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("IntegralSolver")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "variable",  "lower",  "upper",  ])
+        self._properties: typing.Set[str] = set([  "tool",  "refers",  "expression",  "variable",  "lower",  "upper",  ])
         self._props = IntegralSolverProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -447,6 +451,10 @@ class IntegralSolverProperties:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
     
     @property
+    def refers(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("refers"))
+    
+    @property
     def expression(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("expression"))
     
@@ -469,7 +477,7 @@ class LimitFinderAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("LimitFinder")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "to",  "variable",  "direction",  ])
+        self._properties: typing.Set[str] = set([  "tool",  "refers",  "expression",  "to",  "variable",  "direction",  ])
         self._props = LimitFinderProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -500,6 +508,10 @@ class LimitFinderProperties:
     @property
     def tool(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
+    
+    @property
+    def refers(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("refers"))
     
     @property
     def expression(self) -> type_builder.ClassPropertyViewer:
@@ -575,7 +587,7 @@ class QuadraticDerivativeAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("QuadraticDerivative")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "variable",  "order",  "at",  ])
+        self._properties: typing.Set[str] = set([  "tool",  "refers",  "expression",  "variable",  "order",  "at",  ])
         self._props = QuadraticDerivativeProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -608,6 +620,10 @@ class QuadraticDerivativeProperties:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
     
     @property
+    def refers(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("refers"))
+    
+    @property
     def expression(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("expression"))
     
@@ -630,7 +646,7 @@ class QuadraticEvaluatorAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("QuadraticEvaluator")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "at",  "variable",  ])
+        self._properties: typing.Set[str] = set([  "tool",  "refers",  "expression",  "at",  "variable",  ])
         self._props = QuadraticEvaluatorProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -663,6 +679,10 @@ class QuadraticEvaluatorProperties:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
     
     @property
+    def refers(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("refers"))
+    
+    @property
     def expression(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("expression"))
     
@@ -681,7 +701,7 @@ class QuadraticSolverAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("QuadraticSolver")
-        self._properties: typing.Set[str] = set([  "tool",  "equation",  "variable",  "domain",  ])
+        self._properties: typing.Set[str] = set([  "tool",  "refers",  "equation",  "variable",  "domain",  ])
         self._props = QuadraticSolverProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -714,6 +734,10 @@ class QuadraticSolverProperties:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
     
     @property
+    def refers(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("refers"))
+    
+    @property
     def equation(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("equation"))
     
@@ -732,7 +756,7 @@ class RewriterAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("Rewriter")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  ])
+        self._properties: typing.Set[str] = set([  "tool",  "refers",  "expression",  ])
         self._props = RewriterProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -765,6 +789,10 @@ class RewriterProperties:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
     
     @property
+    def refers(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("refers"))
+    
+    @property
     def expression(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("expression"))
     
@@ -775,7 +803,7 @@ class SeriesExpansionAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("SeriesExpansion")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "at",  "degree",  "variable",  ])
+        self._properties: typing.Set[str] = set([  "tool",  "refers",  "expression",  "at",  "degree",  "variable",  ])
         self._props = SeriesExpansionProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -806,6 +834,10 @@ class SeriesExpansionProperties:
     @property
     def tool(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
+    
+    @property
+    def refers(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("refers"))
     
     @property
     def expression(self) -> type_builder.ClassPropertyViewer:
@@ -873,7 +905,7 @@ class SystemSolverAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("SystemSolver")
-        self._properties: typing.Set[str] = set([  "tool",  "equations",  "variables",  ])
+        self._properties: typing.Set[str] = set([  "tool",  "refers",  "equations",  "variables",  ])
         self._props = SystemSolverProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -906,6 +938,10 @@ class SystemSolverProperties:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
     
     @property
+    def refers(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("refers"))
+    
+    @property
     def equations(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("equations"))
     
@@ -920,7 +956,7 @@ class TangentLineAst:
     def __init__(self, tb: type_builder.TypeBuilder):
         _tb = tb._tb # type: ignore (we know how to use this private attribute)
         self._bldr = _tb.class_("TangentLine")
-        self._properties: typing.Set[str] = set([  "tool",  "expression",  "at",  "variable",  ])
+        self._properties: typing.Set[str] = set([  "tool",  "refers",  "expression",  "at",  "variable",  ])
         self._props = TangentLineProperties(self._bldr, self._properties)
 
     def type(self) -> baml_py.FieldType:
@@ -951,6 +987,10 @@ class TangentLineProperties:
     @property
     def tool(self) -> type_builder.ClassPropertyViewer:
         return type_builder.ClassPropertyViewer(self.__bldr.property("tool"))
+    
+    @property
+    def refers(self) -> type_builder.ClassPropertyViewer:
+        return type_builder.ClassPropertyViewer(self.__bldr.property("refers"))
     
     @property
     def expression(self) -> type_builder.ClassPropertyViewer:

@@ -65,6 +65,7 @@ class ContextSummary(BaseModel):
 
 class ExtremaFinder(BaseModel):
     tool: typing_extensions.Literal['extrema'] = Field(description='a function\'s maximum, minimum or critical points; the largest of some values is max(#N) in evaluate')
+    refers: typing.Optional[str] = None
     expression: str
     variable: typing.Optional[str] = None
     lower: typing.Optional[str] = None
@@ -77,6 +78,7 @@ class ForgetUserFact(BaseModel):
 
 class IntegralSolver(BaseModel):
     tool: typing_extensions.Literal['integral']
+    refers: typing.Optional[str] = None
     expression: str
     variable: typing.Optional[str] = None
     lower: typing.Optional[str] = Field(default=None, description='both bounds for a definite integral, none for an antiderivative')
@@ -84,6 +86,7 @@ class IntegralSolver(BaseModel):
 
 class LimitFinder(BaseModel):
     tool: typing_extensions.Literal['limit']
+    refers: typing.Optional[str] = None
     expression: str
     to: str = Field(description='a number, oo or -oo')
     variable: typing.Optional[str] = None
@@ -97,6 +100,7 @@ class MessageToUser(BaseModel):
 
 class QuadraticDerivative(BaseModel):
     tool: typing_extensions.Literal['derivative']
+    refers: typing.Optional[str] = None
     expression: str
     variable: typing.Optional[str] = None
     order: typing.Optional[int] = Field(default=None, description='2 for the second derivative, ...')
@@ -104,22 +108,26 @@ class QuadraticDerivative(BaseModel):
 
 class QuadraticEvaluator(BaseModel):
     tool: typing_extensions.Literal['evaluate']
+    refers: typing.Optional[str] = None
     expression: str
     at: typing.List[str] = Field(description='the points, each like \'3\', \'x=1, y=2\' or an id of values (#N); [] for a closed expression')
     variable: typing.Optional[str] = None
 
 class QuadraticSolver(BaseModel):
     tool: typing_extensions.Literal['solve']
+    refers: typing.Optional[str] = None
     equation: str
     variable: typing.Optional[str] = None
     domain: typing.Optional[str] = Field(default=None, description='only when the user restricts the answer: real, t >= 0, [0, 5]')
 
 class Rewriter(BaseModel):
     tool: typing.Union[typing_extensions.Literal['simplify'], typing_extensions.Literal['factor'], typing_extensions.Literal['expand']]
+    refers: typing.Optional[str] = None
     expression: str
 
 class SeriesExpansion(BaseModel):
     tool: typing_extensions.Literal['series']
+    refers: typing.Optional[str] = None
     expression: str
     at: typing.Optional[str] = None
     degree: typing.Optional[int] = Field(default=None, description='the highest power kept, as in \'up to x^4\' or \'degree 2\'')
@@ -131,11 +139,13 @@ class SummaryExchange(BaseModel):
 
 class SystemSolver(BaseModel):
     tool: typing_extensions.Literal['solve_system']
+    refers: typing.Optional[str] = None
     equations: typing.List[str]
     variables: typing.Optional[typing.List[str]] = None
 
 class TangentLine(BaseModel):
     tool: typing_extensions.Literal['tangent']
+    refers: typing.Optional[str] = None
     expression: str
     at: str
     variable: typing.Optional[str] = None

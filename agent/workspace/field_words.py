@@ -120,7 +120,9 @@ def math_inside(value: str, arguments: dict[str, Any], name: str) -> str | None:
     pieces = [run for run in runs if not _is_number(run)]
     if len(pieces) != 1 or english_words(pieces[0], Workspace()):
         return None
-    elsewhere = " ".join(str(v) for k, v in arguments.items() if k != name and v is not None)
+    elsewhere = " ".join(
+        str(v) for k, v in arguments.items() if k not in (name, "refers") and v is not None
+    )
     held = {_number_text(n) for n in re.findall(r"-?\d+(?:\.\d+)?", elsewhere)}
     numbers = [_number_text(run) for run in runs if _is_number(run)]
     return pieces[0] if all(n in held for n in numbers) else None
