@@ -40,6 +40,7 @@ from agent.eval.cases import (
     PARTS,
     SETS,
     EvalCase,
+    load_file,
     subset,
 )
 from agent.eval.generate import make_cases
@@ -84,11 +85,21 @@ def seeds_of(args: argparse.Namespace) -> list[int]:
 
 
 def make_plans(args: argparse.Namespace, default_strategy: str) -> list[Plan]:
-    """Every set for every seed; `reference` has no seed and is played once."""
+    """Every set for every seed; `reference` has no seed and is played once; `--file` cases
+    once (with the first seed), alone unless `--set` is given too."""
     part = CI_PART if args.subset == "ci" else args.part
     plans = []
+    for path in args.file or []:
+        name, cases = load_file(path)
+        if args.limit is not None:
+            cases = cases[: args.limit]
+        if args.case:
+            cases = [c for c in cases if c.name in args.case]
+        if cases:
+            plans.append(Plan(name, cases, args.strategy or [default_strategy], seeds_of(args)[0]))
+    built_in = args.set or ([] if args.file else list(SETS))
     for index, seed in enumerate(seeds_of(args)):
-        for set_name in args.set or SETS:
+        for set_name in built_in:
             parted = set_name in PARTED_SETS
             if (not parted and index) or (args.subset == "ci" and set_name not in CI_SETS):
                 continue
@@ -348,6 +359,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="repeatable: only this case (a name the run prints, e.g. sessions-dev-1-06)",
     )
+    parser.add_argument(
+        "--file",
+        action="append",
+        type=Path,
+        metavar="CASES.json",
+        help="repeatable: play your own cases (the schema of agent/eval/data/*.json), "
+        "reported under the file's name; alone unless --set is given too",
+    )
     parser.add_argument("--provider", default=None, help="as for chat (default: auto)")
     parser.add_argument("--base-url", help="OpenAI-compatible endpoint")
     parser.add_argument("--model", help="model name sent to the endpoint")
@@ -380,6 +399,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.seeds or args.part != CI_PART or args.seed not in (None, CI_SEED)
     ):
         parser.error(f"--subset ci is always the {CI_PART} part of seed {CI_SEED}")
+    for path in args.file or []:
+        try:  # before the model loads: a wrong file is one sentence, at once
+            load_file(path)
+        except ValueError as error:
+            parser.error(str(error))
     if args.seed is None:
         args.seed = DEFAULT_SEED
     return args

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 DATA_DIR = Path(__file__).parent / "data"
 SETS = ("reference", "single", "sessions", "problems")
@@ -102,6 +102,32 @@ def case_from_dict(raw: dict[str, object]) -> EvalCase:
         wording=str(raw["wording"]),
         turns=tuple(turns),
     )
+
+
+def load_file(path: Path) -> tuple[str, list[EvalCase]]:
+    """A case file anyone keeps outside the project (`math-agent eval --file`), in the schema
+    of the committed sets; its name in reports is the file's stem. A file that does not fit
+    raises ValueError with one sentence saying where."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        items = raw["cases"] if isinstance(raw, dict) else raw
+        cases = [case_from_dict(item) for item in items]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"{path} is not a case file ({type(error).__name__}: {error})") from None
+    kinds = get_args(ExpectationKind)
+    for case in cases:
+        if not case.turns or any(not turn.text.strip() for turn in case.turns):
+            raise ValueError(f"{path}: case {case.name!r} needs turns with text")
+        for turn in case.turns:
+            if turn.expected is not None and turn.expected.kind not in kinds:
+                raise ValueError(
+                    f"{path}: case {case.name!r} expects {turn.expected.kind!r}; "
+                    f"kinds are {', '.join(kinds)}"
+                )
+    if not cases:
+        raise ValueError(f"{path} holds no cases")
+    name = path.stem
+    return (f"file {name}" if name in SETS else name), cases
 
 
 def file_name(set_name: str, part: str | None = None) -> str:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+from pathlib import Path
 
 import pytest
+import sympy
 
 from agent.app.evaluate import make_plans, parse_args, seeds_of, unmatched_cases
-from agent.eval.cases import CI_SETS
+from agent.eval.cases import CI_SETS, DATA_DIR, load_file
 from agent.eval.report import figures, spread
 from agent.eval.runner import TurnOutcome
 from tests.support.outcomes import turn_outcome
@@ -131,3 +134,88 @@ def test_spread_keeps_sets_and_strategies_apart_and_skips_missing_dependent_turn
     assert rows["single", "window"].median == 0.75 and rows["single", "window"].spread == (0.5, 1.0)
     assert rows["sessions", "none"].dependent_spread == (1.0, 1.0)
     assert rows["sessions", "none"].spread == (0.5, 1.0)
+
+
+def _case_file(tmp_path: Path, cases: object, name: str = "mine.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(cases), encoding="utf-8")
+    return path
+
+
+ONE_CASE = {
+    "cases": [
+        {
+            "name": "mine-1",
+            "category": "roots-2",
+            "wording": "chat",
+            "turns": [
+                {"text": "x^2 = 4?", "expected": {"kind": "roots", "answers": ["-2", "2"]}},
+                {
+                    "text": "and their sum?",
+                    "expected": {"kind": "value", "answers": ["0"]},
+                    "depends": True,
+                },
+            ],
+        }
+    ]
+}
+
+
+def test_a_case_file_is_played_alone_under_its_name(tmp_path: Path) -> None:
+    path = _case_file(tmp_path, ONE_CASE)
+    args = parse_args(["--file", str(path), "--strategy", "window", "--strategy", "none"])
+    (plan,) = make_plans(args, "window")
+    assert (plan.set_name, plan.strategies) == ("mine", ["window", "none"])
+    (case,) = plan.cases
+    assert [t.depends for t in case.turns] == [False, True]
+    assert case.turns[0].expected is not None and case.turns[0].expected.answers == ("-2", "2")
+    with_sets = make_plans(parse_args(["--file", str(path), "--set", "reference"]), "window")
+    assert [p.set_name for p in with_sets] == ["mine", "reference"]
+    # a file named like a built-in set is not reported (nor judged by targets) as that set
+    clash = _case_file(tmp_path, ONE_CASE["cases"], "single.json")
+    (plan,) = make_plans(parse_args(["--file", str(clash)]), "window")
+    assert plan.set_name == "file single"
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        ("not json", "is not a case file"),
+        ({"cases": []}, "holds no cases"),
+        ({"cases": [{"name": "a", "category": "c", "wording": "w", "turns": []}]}, "needs turns"),
+        (
+            {
+                "cases": [
+                    {
+                        "name": "a",
+                        "category": "c",
+                        "wording": "w",
+                        "turns": [{"text": "hi", "expected": {"kind": "guess"}}],
+                    }
+                ]
+            },
+            "expects 'guess'",
+        ),
+    ],
+)
+def test_a_bad_case_file_is_refused_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: object, says: str
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        parse_args(["--file", str(path)])
+    assert stop.value.code == 2
+    assert says in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        parse_args(["--file", str(tmp_path / "missing.json")])
+
+
+def test_the_handwritten_dev_file_loads_and_every_answer_is_math() -> None:
+    name, cases = load_file(DATA_DIR / "handwritten-dev.json")
+    assert name == "handwritten-dev"
+    assert len({c.name for c in cases}) == len(cases) >= 40
+    expected = [t.expected for c in cases for t in c.turns if t.expected is not None]
+    assert sum(t.depends for c in cases for t in c.turns) >= 10
+    for answer in (a for e in expected for a in e.answers):
+        sympy.sympify(answer)  # raises on anything that is not math
