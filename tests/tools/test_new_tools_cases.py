@@ -278,6 +278,18 @@ KNOWN = [
         ("no maximum: f → ∞ as x → ∞",),
     ),
     Known(
+        "extrema-unbounded-with-a-local-one",
+        lambda: tools.extrema("x^3 - 3x", kind="max"),
+        sp.oo,
+        ("no maximum: f → ∞ as x → ∞; local maximum: 2 at x = -1",),
+    ),
+    Known(
+        "extrema-unbounded-with-local-ones",
+        lambda: tools.extrema("x^4 - 2x^2 - x^5/100", kind="min"),
+        -sp.oo,
+        ("no minimum", "local minima: "),
+    ),
+    Known(
         "extrema-not-attained",
         lambda: tools.extrema("e^(-x^2)", kind="min"),
         0,
