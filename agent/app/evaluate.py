@@ -448,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
         "provider": describe,
         "default_strategy": default_strategy,
         "subset": args.subset,
-        "part": CI_PART if args.subset == "ci" else args.part,
+        "part": _part_played(args),
         "seeds": list(per_seed),
         "figures": [row.to_dict() for row in rows],
         "per_seed": {str(seed): [row.to_dict() for row in r] for seed, r in per_seed.items()},
@@ -467,7 +467,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(summary, indent=2))
     else:
         out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-        out.print(f"provider: {describe}; part {summary['part']}; seeds {summary['seeds']}")
+        played = f"part {summary['part']}; seeds {summary['seeds']}" if summary["part"] else "files"
+        out.print(f"provider: {describe}; {played}")
         if spreads:
             for seed, seed_rows in per_seed.items():
                 print_table(out, seed_rows, [], title=f"seed {seed}")
@@ -477,6 +478,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.misses:
             print_misses(out, outcomes)
     return 0 if all(c.met for c in gate) else 1
+
+
+def _part_played(args: argparse.Namespace) -> str | None:
+    """The part of the built-in sets played; None when only `--file` cases were."""
+    if args.file and not args.set:
+        return None
+    return CI_PART if args.subset == "ci" else args.part
 
 
 def _rejudge(args: argparse.Namespace) -> int:
