@@ -2,9 +2,11 @@
 
 Why lexical and not linguistic: which words are English is not decided by a list of phrases
 but by what the parser can read. A word is math when it holds a digit, an operator, a bracket
-or a math symbol, or when it is a single letter or a name the parser knows (sin, sqrt, pi).
-Maximal runs of such words are parsed; what parses and is more than a bare number or letter
-becomes a candidate item: an equation, an expression, or a definition (`h(t) = ...`, a
+or a math symbol, or when it is a single letter or a name the parser knows (sin, sqrt, pi);
+a word of letters stays a word inside brackets ("(metres,"). Maximal runs of such words are
+parsed, without a unit in brackets at their end; a run of bare numbers and lone letters with
+no operator ("a 20 m platform") is prose. What parses and is more than a bare number or
+letter becomes a candidate item: an equation, an expression, or a definition (`h(t) = ...`, a
 chain `h(t) = ... = 0`, or a named expression `P = x^2 - 1`).
 """
 
