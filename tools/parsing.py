@@ -42,8 +42,7 @@ How text is read (documented choices):
   (`tools.operators.read_leibniz`); a ``d`` followed by anything else is a letter.
 * A leading definition ``f(x) =`` (or ``g(t, u) =``) is recognised and dropped when the name
   does not appear on the right and its arguments do; ``y = ...`` is left to the tools, which
-  know whether ``y`` is the unknown. A chain ``h(t) = body = value`` is the equation
-  ``body = value`` (the person's own way of setting a function to a value).
+  know whether ``y`` is the unknown. A chain ``h(t) = body = value`` is ``body = value``.
 
 Cost is bounded while building (see ``tools.limits``): nesting depth, digits per number, the
 size of numeric powers and factorials are checked *before* SymPy evaluates them.
@@ -395,10 +394,8 @@ def _parse_tokens(text: str, tokens: list[Token]) -> Parsed:
         body = _Parser(text, tokens)
         body.i = start
         rhs = body.expr()
-        value = None  # `h(t) = body = value`: the definition, then the equation on it
-        if body.peek().kind == "=" and body.peek(1).kind != "end":
-            body.take()
-            value = body.expr()
+        # `h(t) = body = value`: the definition, then the equation on it
+        value = body.take() and body.expr() if body.peek().kind == "=" else None
         body.expect_end()
         name = str(tokens[0].value)
         arg_names = {str(t.value) for t in tokens[2 : start - 2] if t.kind == "name"}

@@ -284,12 +284,6 @@ KNOWN = [
         ("no maximum: f → ∞ as x → ∞; local maximum: 2 at x = -1",),
     ),
     Known(
-        "extrema-unbounded-with-local-ones",
-        lambda: tools.extrema("x^4 - 2x^2 - x^5/100", kind="min"),
-        -sp.oo,
-        ("no minimum", "local minima: "),
-    ),
-    Known(
         "extrema-not-attained",
         lambda: tools.extrema("e^(-x^2)", kind="min"),
         0,
