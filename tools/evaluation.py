@@ -75,9 +75,7 @@ def _value(
     shown = ", ".join(f"{k} = {exact(v)}" for k, v in mapping.items())
     missing = expr.free_symbols - set(mapping)
     if missing and not mapping:
-        raise ToolError(
-            f"No value to substitute was given for {names_of(missing)}: say where to evaluate."
-        )
+        raise ToolError(_where_to_evaluate(missing))
     if missing:
         raise ToolError(
             f"The expression also contains {names_of(missing)}: give a value for "
@@ -268,15 +266,20 @@ def _no_point(at: object) -> bool:
     )
 
 
+def _where_to_evaluate(missing: set[sp.Basic]) -> str:
+    """An expression in letters with no point: where to evaluate, or the tool meant instead."""
+    return (
+        f"No value to substitute was given for {names_of(missing)}: say where to evaluate "
+        "(to expand, factor or simplify it instead, those are tools of their own)."
+    )
+
+
 def _closed_value(expression: str, name: str | None) -> ToolResult:
     """No point given: an expression without variables ("(-3)^2 + (-2)^2") is just computed;
     one with variables needs a point, and the error says which."""
     expr, _ = read_function(expression, TOOL, name, [])
     if expr.free_symbols:
-        raise ToolError(
-            f"No value to substitute was given for {names_of(expr.free_symbols)}: say where "
-            "to evaluate."
-        )
+        raise ToolError(_where_to_evaluate(expr.free_symbols))
     result = tidy(expr)
     if result.has(sp.nan, sp.zoo) or (result.is_number and result.is_finite is False):
         raise ToolError(f"{expression.strip()} is undefined (a division by zero or the like).")

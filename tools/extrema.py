@@ -207,7 +207,20 @@ def _one_extreme(want: str, found: Analysis, summary: str) -> ToolResult:
         raise ToolError(f"Could not find the {word}: {verdict.text}.")
     where = found.where
     text = f"{where[1:]}: {verdict.text}" if where else verdict.text
+    if not verdict.attained:
+        text += _local_ones(want, found)
     return ToolResult.success(TOOL, summary, verdict.value, text)
+
+
+def _local_ones(want: str, found: Analysis) -> str:
+    """With no absolute maximum (minimum), the local ones of that kind: "the local maximum"
+    of a cubic is what a person asking for its maximum usually means."""
+    word = "local maximum" if want == "max" else "local minimum"
+    local = [c for c in found.criticals if c.kind == word and c.value is not None]
+    if not local:
+        return ""
+    shown = "; ".join(f"{_shown(c.value)} at {at_text(found.var, c.at)}" for c in local)
+    return f"; {word if len(local) == 1 else word[:-2] + 'a'}: {shown}"
 
 
 def _everything(found: Analysis, summary: str) -> ToolResult:

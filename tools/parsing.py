@@ -42,7 +42,7 @@ How text is read (documented choices):
   (`tools.operators.read_leibniz`); a ``d`` followed by anything else is a letter.
 * A leading definition ``f(x) =`` (or ``g(t, u) =``) is recognised and dropped when the name
   does not appear on the right and its arguments do; ``y = ...`` is left to the tools, which
-  know whether ``y`` is the unknown.
+  know whether ``y`` is the unknown. A chain ``h(t) = body = value`` is ``body = value``.
 
 Cost is bounded while building (see ``tools.limits``): nesting depth, digits per number, the
 size of numeric powers and factorials are checked *before* SymPy evaluates them.
@@ -394,12 +394,14 @@ def _parse_tokens(text: str, tokens: list[Token]) -> Parsed:
         body = _Parser(text, tokens)
         body.i = start
         rhs = body.expr()
+        # `h(t) = body = value`: the definition, then the equation on it
+        value = body.take() and body.expr() if body.peek().kind == "=" else None
         body.expect_end()
         name = str(tokens[0].value)
         arg_names = {str(t.value) for t in tokens[2 : start - 2] if t.kind == "name"}
         free = {s.name for s in rhs.free_symbols}
         if name not in free and arg_names <= free:
-            return Parsed(lhs=rhs, definition=label)
+            return Parsed(lhs=rhs, rhs=value, definition=label)
     lhs, rhs = _Parser(text, tokens).equation()
     return Parsed(lhs=lhs, rhs=rhs)
 

@@ -18,11 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
 
+from agent.app.eval_tables import print_misses, print_spread, print_table, turn_label
 from agent.app.pretty import RAW_MARKERS
 from agent.app.render import readable
 from agent.app.repl import run_supervised
@@ -46,8 +44,6 @@ from agent.eval.cases import (
 from agent.eval.generate import make_cases
 from agent.eval.rejudge import rejudged
 from agent.eval.report import (
-    SeedSpread,
-    SetFigures,
     TargetCheck,
     check_floors,
     check_targets,
@@ -228,11 +224,6 @@ def play(
     return outcomes
 
 
-def turn_label(outcome: TurnOutcome) -> str:
-    """`set/case#turn`: how the report names one turn."""
-    return f"{outcome.set}/{outcome.case}#{outcome.turn}"
-
-
 def raw_math_shown(outcomes: list[TurnOutcome]) -> list[TurnOutcome]:
     """Turns whose answer, as the terminal renders it, still shows `**` or LaTeX."""
     return [o for o in outcomes if any(mark in readable(o.reply) for mark in RAW_MARKERS)]
@@ -247,77 +238,6 @@ def readable_math_check(raw: list[TurnOutcome]) -> TargetCheck:
         not raw,
         f"{len(raw)} shown" + (f" ({where}{', ...' if len(raw) > 3 else ''})" if raw else ""),
     )
-
-
-def print_table(
-    console: Console,
-    rows: list[SetFigures],
-    checks: list[TargetCheck],
-    title: str = "math-agent eval",
-) -> None:
-    table = Table(title=title, show_lines=False)
-    for column in (
-        "set",
-        "strategy",
-        "right",
-        "dependent",
-        "parse fail",
-        "steps/turn",
-        "s/turn p50",
-        "p90",
-        "tokens in/out",
-        "wrong by category",
-    ):
-        table.add_column(column)
-    for row in rows:
-        table.add_row(
-            row.set,
-            row.strategy,
-            f"{row.right}/{row.judged} ({row.accuracy:.1%})",
-            f"{row.dependent_right}/{row.dependent}" if row.dependent else "-",
-            f"{row.parse_failure_share:.1%}",
-            f"{row.tool_steps_per_turn:.2f}",
-            f"{row.seconds_median:.1f}",
-            f"{row.seconds_p90:.1f}",
-            f"{row.input_tokens_per_turn:.0f}/{row.output_tokens_per_turn:.0f}",
-            ", ".join(f"{k} {v}" for k, v in sorted(row.wrong_by_category.items())) or "-",
-        )
-    console.print(table)
-    for check in checks:
-        mark = "[green]met[/]" if check.met else "[red]MISSED[/]"
-        console.print(Text.from_markup(mark) + Text(f"  {check.name}: {check.detail}"))
-
-
-def print_spread(console: Console, rows: list[SeedSpread]) -> None:
-    table = Table(title="across seeds: median (min-max)", show_lines=False)
-    for column in ("set", "strategy", "seeds", "accuracy", "dependent accuracy"):
-        table.add_column(column)
-    for row in rows:
-        low, high = row.spread
-        dependent = "-"
-        if row.dependent_median is not None and row.dependent_spread is not None:
-            d_low, d_high = row.dependent_spread
-            dependent = f"{row.dependent_median:.1%} ({d_low:.1%}-{d_high:.1%})"
-        table.add_row(
-            row.set,
-            row.strategy,
-            ",".join(map(str, row.seeds)),
-            f"{row.median:.1%} ({low:.1%}-{high:.1%})",
-            dependent,
-        )
-    console.print(table)
-
-
-def print_misses(console: Console, outcomes: list[TurnOutcome]) -> None:
-    for o in outcomes:
-        if o.judged and not o.ok:
-            calls = "".join(f"\n    · {escape(call)}" for call in o.calls)
-            console.print(
-                f"[red]✗[/] {turn_label(o)} ({o.strategy}) {escape(repr(o.text))}"
-                f"{calls}\n    -> {escape(repr(o.reply))}\n    {escape(o.why)}",
-                highlight=False,
-                markup=True,
-            )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -448,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
         "provider": describe,
         "default_strategy": default_strategy,
         "subset": args.subset,
-        "part": CI_PART if args.subset == "ci" else args.part,
+        "part": _part_played(args),
         "seeds": list(per_seed),
         "figures": [row.to_dict() for row in rows],
         "per_seed": {str(seed): [row.to_dict() for row in r] for seed, r in per_seed.items()},
@@ -467,7 +387,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(summary, indent=2))
     else:
         out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-        out.print(f"provider: {describe}; part {summary['part']}; seeds {summary['seeds']}")
+        played = f"part {summary['part']}; seeds {summary['seeds']}" if summary["part"] else "files"
+        out.print(f"provider: {describe}; {played}")
         if spreads:
             for seed, seed_rows in per_seed.items():
                 print_table(out, seed_rows, [], title=f"seed {seed}")
@@ -477,6 +398,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.misses:
             print_misses(out, outcomes)
     return 0 if all(c.met for c in gate) else 1
+
+
+def _part_played(args: argparse.Namespace) -> str | None:
+    """The part of the built-in sets played; None when only `--file` cases were."""
+    if args.file and not args.set:
+        return None
+    return CI_PART if args.subset == "ci" else args.part
 
 
 def _rejudge(args: argparse.Namespace) -> int:

@@ -2,9 +2,11 @@
 
 Why lexical and not linguistic: which words are English is not decided by a list of phrases
 but by what the parser can read. A word is math when it holds a digit, an operator, a bracket
-or a math symbol, or when it is a single letter or a name the parser knows (sin, sqrt, pi).
-Maximal runs of such words are parsed; what parses and is more than a bare number or letter
-becomes a candidate item: an equation, an expression, or a definition (`h(t) = ...`, a
+or a math symbol, or when it is a single letter or a name the parser knows (sin, sqrt, pi);
+a word of letters stays a word inside brackets ("(metres,"). Maximal runs of such words are
+parsed, without a unit in brackets at their end; a run of bare numbers and lone letters with
+no operator ("a 20 m platform") is prose. What parses and is more than a bare number or
+letter becomes a candidate item: an equation, an expression, or a definition (`h(t) = ...`, a
 chain `h(t) = ... = 0`, or a named expression `P = x^2 - 1`).
 """
 
@@ -41,6 +43,13 @@ _CALL = re.compile(r"(?<![A-Za-z\w])([A-Za-z]\w*)'*\s*\(")
 # A unit symbol after the last number of a definition ("h(t) = -5t^2 + 20t + 25 m"): one
 # letter, apart, at the very end (read as a letter it would become a second variable).
 _TRAILING_UNIT = re.compile(r"(?<=[\d.])\s+([A-Za-z])\s*$")
+_TRAILING_LABEL = re.compile(r"(?<=[\w)])\s+([A-Z])$")
+# A unit in brackets after the math, "+ 2 (m, s)" or "(m/s)" (complete or cut at a comma):
+# letters with at most /, ^, * between them; never an operation of the math itself.
+_BRACKETED_UNIT = re.compile(r"\s+\((?:\s*[A-Za-z]+(?:\s*[/*^]\s*[A-Za-z0-9]+)*\s*(?:,|$|\)))+\s*$")
+# A run of bare numbers and lone letters with no operator ("a 20 m platform"): prose with a
+# number in it, not notation (math written with spaces has an operator: `2 x + 1`).
+_BARE_WORD = re.compile(r"^(?:\d+(?:\.\d+)?|[A-Za-z])$")
 # The longest run read; chat math is short (the tools accept 2,000 characters).
 _MAX_RUN = 400
 
@@ -59,6 +68,9 @@ def _is_math_word(word: str) -> bool:
     core = word.strip(_EDGE + ".")
     if not core:
         return False
+    bare = core.lstrip("(").rstrip(")")
+    if len(bare) > 1 and bare.isalpha() and bare not in _NAMES:
+        return False  # "(metres," or "seconds)": a word in an aside, however bracketed
     if _MATH_CHARS.search(core):
         return True
     if len(core) == 1 and core.isalpha():
@@ -84,7 +96,16 @@ def math_runs(text: str) -> list[str]:
     if current:
         runs.append(" ".join(current))
     cleaned = [run.strip().strip(_EDGE).rstrip(".").strip() for run in runs]
-    return [run for run in cleaned if run and len(run) <= _MAX_RUN]
+    return [
+        piece for run in cleaned for piece in _label_apart(run) if piece and len(piece) <= _MAX_RUN
+    ]
+
+
+def _label_apart(run: str) -> tuple[str, ...]:
+    """`3y - 12 = 0 R`: a capital letter after the math, apart and with no operator before
+    it, is a label beside the math, not a factor of its last number."""
+    match = _TRAILING_LABEL.search(run)
+    return (run,) if match is None else (run[: match.start()].strip(), match.group(1))
 
 
 def _read(text: str) -> sp.Expr | tuple[sp.Expr, sp.Expr] | None:
@@ -130,6 +151,18 @@ def _without_unit(body: str, params: tuple[str, ...]) -> str:
     return body[: match.start()] if len(uses) == 1 else body
 
 
+def _without_bracketed_unit(run: str) -> str:
+    """The run without a unit in brackets at its end, when none of the unit's letters is
+    used in the math before it (`f(m) = 2m (m)` keeps its m)."""
+    match = _BRACKETED_UNIT.search(run)
+    if match is None:
+        return run
+    math = run[: match.start()]
+    letters = set(re.findall(r"[A-Za-z]+", match.group(0)))
+    used = set(re.findall(r"[A-Za-z]+", math))
+    return math if not letters & used and math.strip() else run
+
+
 def _named(head: str, body: sp.Expr) -> Captured | None:
     """`P = x^2 - 1`: a letter naming an expression of other letters."""
     match = _NAME_HEAD.match(head)
@@ -160,6 +193,10 @@ def _calls_a_name(run: str, known: Mapping[str, str]) -> bool:
 
 def _from_run(run: str, known: Mapping[str, str]) -> list[Captured]:
     """`known`: the bodies of the functions defined so far, by name."""
+    words = run.split()
+    if len(words) > 1 and all(_BARE_WORD.match(word) for word in words):
+        return []
+    run = _without_bracketed_unit(run)
     parts = [p.strip() for p in run.split("=")]
     head = _DEFINITION_HEAD.match(parts[0]) if len(parts) == 2 else None
     # The zeros of h are h's own: `h(t) = 0` and `h(t) = ... = 0` add no item besides h.

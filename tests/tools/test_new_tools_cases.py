@@ -278,6 +278,12 @@ KNOWN = [
         ("no maximum: f → ∞ as x → ∞",),
     ),
     Known(
+        "extrema-unbounded-with-a-local-one",
+        lambda: tools.extrema("x^3 - 3x", kind="max"),
+        sp.oo,
+        ("no maximum: f → ∞ as x → ∞; local maximum: 2 at x = -1",),
+    ),
+    Known(
         "extrema-not-attained",
         lambda: tools.extrema("e^(-x^2)", kind="min"),
         0,

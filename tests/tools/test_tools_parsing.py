@@ -103,6 +103,16 @@ def test_leading_definition_dropped() -> None:
     assert parse("g(t, a) = t a").lhs == t * a
 
 
+def test_a_chained_definition_is_the_equation_on_its_body() -> None:
+    parsed = parse("s(t) = t^3 - 6t^2 + 9t = 0")
+    assert (parsed.lhs, parsed.rhs, parsed.definition) == (t**3 - 6 * t**2 + 9 * t, 0, "s(t)")
+    assert parse("h(t) = 2t + 1 = 7").rhs == 7
+    with pytest.raises(ParseError, match="unexpected '='"):
+        parse("f(x) = x^2 = 4 = 2")
+    with pytest.raises(ParseError):
+        parse("f(x) = x^2 =")
+
+
 def test_product_that_looks_like_a_definition_is_kept() -> None:
     parsed = parse("x(x+1) = 6")
     assert parsed.lhs == x * (x + 1) and parsed.rhs == 6

@@ -117,3 +117,40 @@ def test_a_word_in_brackets_is_not_a_product_of_letters() -> None:
     assert capture("(roots) of x^2 - 4") == [Captured("expression", "x**2 - 4")]
     # a long name defined by the person is a name, not a word
     assert capture("cost(x) = 5x + 3")[0].name == "cost"
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "body"),
+    [
+        # an aside in brackets after the math: words, or units cut at a comma
+        (
+            "height y(t) = -5t^2 + 15t + 20 (metres, t in seconds). when?",
+            "y",
+            "-5*t**2 + 15*t + 20",
+        ),
+        ("s(t) = t^3 - 6t^2 + 9t (metres, seconds) at rest?", "s", "t**3 - 6*t**2 + 9*t"),
+        ("peak height please: h = -4.9t^2 + 19.6t + 2 (m, s)", "h", "-49*t**2/10 + 98*t/5 + 2"),
+        ("speed v(t) = 3t + 2 (m/s)", "v", "3*t + 2"),
+        # brackets that are math stay math
+        ("h = 2 (t + 1)", "h", "2*t + 2"),
+    ],
+)
+def test_an_aside_in_brackets_after_the_math_is_not_part_of_it(
+    text: str, name: str, body: str
+) -> None:
+    (defined,) = capture(text)
+    assert (defined.kind, defined.name) == ("function", name)
+    assert sp.simplify(sp.sympify(defined.body) - sp.sympify(body)) == 0
+
+
+def test_numbers_and_lone_letters_with_no_operator_are_prose() -> None:
+    assert capture("a ball is kicked off a 20 m platform") == []
+    text = "A diver jumps from a 10 m board; her height is -5t^2 + 5t + 10 metres"
+    assert capture(text) == [Captured("expression", "-5*t**2 + 5*t + 10")]
+
+
+def test_a_capital_letter_after_the_math_is_its_label_not_a_factor() -> None:
+    assert capture("call the equation 3y - 12 = 0 R and solve it") == [
+        Captured("equation", "3*y - 12 = 0", "R")
+    ]
+    assert capture("integrate to x^3/3 + C") == [Captured("expression", "C + x**3/3")]
