@@ -85,13 +85,8 @@ def make_plans(args: argparse.Namespace, default_strategy: str) -> list[Plan]:
     once (with the first seed), alone unless `--set` is given too."""
     part = CI_PART if args.subset == "ci" else args.part
     plans = []
-    for path in args.file or []:
-        name, cases = load_file(path)
-        if args.limit is not None:
-            cases = cases[: args.limit]
-        if args.case:
-            cases = [c for c in cases if c.name in args.case]
-        if cases:
+    for name, cases in args.files:
+        if cases := _narrowed(args, cases):
             plans.append(Plan(name, cases, args.strategy or [default_strategy], seeds_of(args)[0]))
     built_in = args.set or ([] if args.file else list(SETS))
     for index, seed in enumerate(seeds_of(args)):
@@ -102,18 +97,23 @@ def make_plans(args: argparse.Namespace, default_strategy: str) -> list[Plan]:
             cases = make_cases(set_name, part if parted else None, seed)
             if args.subset == "ci":
                 cases = subset(set_name, cases)
-            if args.limit is not None:
-                cases = cases[: args.limit]
-            if args.case:  # one dev miss played again in minutes, not the whole set
-                cases = [c for c in cases if c.name in args.case]
-                if not cases:
-                    continue
+            cases = _narrowed(args, cases)
+            if args.case and not cases:
+                continue
             if set_name == "sessions" and args.subset != "ci":
                 strategies = args.strategy or _session_strategies(default_strategy)
             else:
                 strategies = args.strategy[:1] if args.strategy else [default_strategy]
             plans.append(Plan(set_name, cases, strategies, seed, part if parted else None))
     return plans
+
+
+def _narrowed(args: argparse.Namespace, cases: list[EvalCase]) -> list[EvalCase]:
+    """`--limit`'s first cases, and `--case`'s named ones (one dev miss played again in
+    minutes, not the whole set)."""
+    if args.limit is not None:
+        cases = cases[: args.limit]
+    return [c for c in cases if c.name in args.case] if args.case else cases
 
 
 def unmatched_cases(args: argparse.Namespace, plans: list[Plan]) -> list[str]:
@@ -319,11 +319,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.seeds or args.part != CI_PART or args.seed not in (None, CI_SEED)
     ):
         parser.error(f"--subset ci is always the {CI_PART} part of seed {CI_SEED}")
-    for path in args.file or []:
-        try:  # before the model loads: a wrong file is one sentence, at once
-            load_file(path)
-        except ValueError as error:
-            parser.error(str(error))
+    try:  # read before the model loads: a wrong file is one sentence, at once
+        args.files = [load_file(path) for path in args.file or []]
+    except ValueError as error:
+        parser.error(str(error))
     if args.seed is None:
         args.seed = DEFAULT_SEED
     return args
