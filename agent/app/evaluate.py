@@ -160,7 +160,9 @@ class SlotReset:
             return
         start = self.starts.get(server.root_url)
         if start is None:  # a restarted server has a new address and no saved state
-            start = ConversationStart(server.root_url, lambda: model.request_body([]))
+            start = ConversationStart(
+                server.root_url, lambda: model.request_body([]), server.slots, server.key
+            )
             self.starts[server.root_url] = start
         try:
             start.restore()

@@ -7,7 +7,9 @@ so that every server this starts (replay, record, the embedded local model) is s
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -137,6 +139,8 @@ def build_runtime(options: RuntimeOptions) -> Runtime:
             agent.strategy.from_state(loaded.strategy_state)
         if store is not None:
             agent.on_checkpoint = checkpoint_hook(store, agent)
+        if local is not None and not local.reused:
+            warm_in_background(local, model)
     except BaseException:
         if store is not None:
             store.close()
@@ -152,6 +156,25 @@ def build_runtime(options: RuntimeOptions) -> Runtime:
         resumed=resumed,
         local_server=local,
     )
+
+
+def warm_in_background(server: Any, model: BamlMathModel) -> threading.Thread:
+    """A new embedded server reads MathChat's fixed prompt while the person types (or
+    restores it from an earlier run's saved state): the first answer does not wait for it.
+    A failure only means the first request reads the prompt itself."""
+    from agent.llm.local.start_state import ConversationStart, StartStateError
+
+    start = ConversationStart(
+        server.root_url, lambda: model.request_body([]), server.slots, server.key
+    )
+
+    def warm() -> None:
+        with contextlib.suppress(StartStateError):
+            start.warm()
+
+    thread = threading.Thread(target=warm, name="warm-prompt", daemon=True)
+    thread.start()
+    return thread
 
 
 def checkpoint_hook(store: SessionStore, agent: Agent) -> Callable[[bool], None]:

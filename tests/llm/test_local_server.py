@@ -211,7 +211,11 @@ time.sleep(120)
 
 def test_the_server_ends_when_its_repl_is_killed(stub, state: Path, tmp_path: Path) -> None:
     """SIGKILL gives the REPL no chance to clean up: the server's lease watchdog does."""
-    command = stub()(Launch(Path("/x"), "{alias}", 0, SETTINGS, Path("/l"), Path("/k"), Path("/s")))
+    command = stub()(
+        Launch(
+            Path("/x"), "{alias}", 0, SETTINGS, Path("/l"), Path("/k"), Path("/s"), Path("/slots")
+        )
+    )
     template = [*command[:2], "{port}", "{alias}", "{leases}", "{lock}", "{state}", "0.2", "ok"]
     script = tmp_path / "repl.py"
     script.write_text(DIES.format(root=str(ROOT), command=template, state=str(state)))

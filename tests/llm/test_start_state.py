@@ -17,7 +17,7 @@ from rich.console import Console
 
 from agent.app.evaluate import SlotReset
 from agent.llm.local.server_process import slot_save_path
-from agent.llm.local.start_state import STATE_FILE, ConversationStart, StartStateError
+from agent.llm.local.start_state import KEPT_STATES, ConversationStart, StartStateError
 from agent.llm.model import BamlMathModel
 from agent.llm.providers import Provider
 
@@ -101,8 +101,65 @@ def test_the_start_is_made_once_from_an_empty_slot_then_restored_before_each_con
     completion = state.log[1][1]
     assert completion["max_tokens"] == 1 and completion["stream"] is False
     assert completion["messages"] == SYSTEM_ONLY["messages"]
-    assert state.log[2][1] == {"filename": STATE_FILE}
+    assert state.log[2][1] == {"filename": start.filename()}
     assert state.slot == SYSTEM_ONLY["messages"]  # the conversation's prompt is gone
+
+
+def test_the_file_is_named_by_the_prompt_and_the_servers_settings() -> None:
+    one = ConversationStart("http://x", lambda: SYSTEM_ONLY, key="sha:8192")
+    assert (
+        one.filename()
+        == ConversationStart("http://y", lambda: SYSTEM_ONLY, key="sha:8192").filename()
+    )
+    assert (
+        one.filename()
+        != ConversationStart("http://x", lambda: SYSTEM_ONLY, key="sha:4096").filename()
+    )
+    changed = {"model": "m", "messages": [{"role": "system", "content": "other tools"}]}
+    assert (
+        one.filename() != ConversationStart("http://x", lambda: changed, key="sha:8192").filename()
+    )
+    assert one.filename().startswith("start-") and one.filename().endswith(".bin")
+
+
+def test_warm_restores_an_earlier_runs_state_without_reading_the_prompt_again(
+    fake: tuple[FakeSlotServer, str], tmp_path: Path
+) -> None:
+    state, url = fake
+    start = ConversationStart(url, lambda: SYSTEM_ONLY, tmp_path, key="k")
+    (tmp_path / start.filename()).write_bytes(b"state")  # what the server wrote last run
+    state.files[start.filename()] = SYSTEM_ONLY["messages"]
+    start.warm()
+    assert [path for path, _ in state.log] == ["/slots/0?action=restore"]
+    assert state.slot == SYSTEM_ONLY["messages"]
+
+
+def test_warm_makes_and_saves_the_state_when_no_run_saved_it(
+    fake: tuple[FakeSlotServer, str], tmp_path: Path
+) -> None:
+    state, url = fake
+    ConversationStart(url, lambda: SYSTEM_ONLY, tmp_path, key="k").warm()
+    assert [path for path, _ in state.log] == [
+        "/slots/0?action=erase",
+        "/v1/chat/completions",
+        "/slots/0?action=save",
+    ]
+
+
+def test_only_the_newest_states_are_kept(fake: tuple[FakeSlotServer, str], tmp_path: Path) -> None:
+    import os
+    import time
+
+    for n in range(KEPT_STATES + 2):
+        old = tmp_path / f"start-{n:016d}.bin"
+        old.write_bytes(b"old")
+        os.utime(old, (time.time() - 100 + n, time.time() - 100 + n))
+    _state, url = fake
+    start = ConversationStart(url, lambda: SYSTEM_ONLY, tmp_path, key="k")
+    (tmp_path / start.filename()).write_bytes(b"new")  # the fake server does not write files
+    start.prepare()
+    kept = sorted(p.name for p in tmp_path.glob("start-*.bin"))
+    assert len(kept) == KEPT_STATES and start.filename() in kept
 
 
 def test_a_server_without_a_slot_directory_is_one_clear_error(
@@ -118,7 +175,8 @@ def _runtime(url: str) -> SimpleNamespace:
     provider = Provider("local", f"{url}/v1", "m", None, "test", small_model=True)
     model = BamlMathModel(provider.client_registry(), provider.base_url)
     return SimpleNamespace(
-        local_server=SimpleNamespace(root_url=url), agent=SimpleNamespace(model=model)
+        local_server=SimpleNamespace(root_url=url, slots=None, key="k"),
+        agent=SimpleNamespace(model=model),
     )
 
 
@@ -129,7 +187,7 @@ def test_the_eval_restores_the_start_with_mathchats_own_prompt(
     reset = SlotReset(_runtime(url), Console(file=None, quiet=True))  # type: ignore[arg-type]
     reset()
     reset()
-    saved = state.files[STATE_FILE]
+    (saved,) = state.files.values()
     assert [m["role"] for m in saved] == ["system"]
     assert "Tools do all the math" in json.dumps(saved)
     assert [path for path, _ in state.log].count("/slots/0?action=restore") == 2

@@ -50,11 +50,9 @@ class Launch:
     leases: Path
     lock: Path
     state: Path
-
-    @property
-    def slots(self) -> Path:
-        """Where the server saves its slot's state (beside the leases, removed with them)."""
-        return self.leases.parent / "slots"
+    # Where the server saves its slot's states (`agent.llm.local.start_state`); it outlives
+    # the server, so the next one starts with the fixed prompt already read.
+    slots: Path
 
 
 CommandFactory = Callable[[Launch], list[str]]
@@ -194,8 +192,10 @@ class LocalServer:
         command: CommandFactory = serve_command,
         directory: Path | None = None,
         on_wait: Callable[[float], None] | None = None,
+        slots: Path | None = None,
     ) -> None:
         self.model_path = model_path
+        self.slots = slots or model_path.parent / "slots"
         self.spec = spec
         self.settings = settings
         self.command = command
@@ -294,6 +294,7 @@ class LocalServer:
                 instance / "clients",
                 self.lock_file,
                 self.state_file,
+                self.slots,
             )
             log = instance / "server.log"
             started = time.monotonic()
