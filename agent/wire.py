@@ -8,6 +8,7 @@ sentences of the BAML prompts in `baml_src/`; a test checks they are still there
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -138,8 +139,6 @@ def ledger_line(number: int, question: str, answer: str) -> str:
     return f"{number}. {question}{SUMMARY_ARROW}{answer}"
 
 
-# The workspace (`agent.workspace`) is shown just before the open request: its block, then
-# the request after this label. Never stored: the request stays as the person typed it.
 # What an id of several values (roots) can be combined by in a tool field: `sum(#2)`, `max(#2)`;
 # `len`/`length` count them, as code spells it.
 COMBINATIONS = (
@@ -154,22 +153,26 @@ COMBINATIONS = (
     "len",
     "length",
 )
-WORKSPACE_HEADER = "Workspace (ids to use in tool fields):"
+# The workspace (`agent.workspace.shown`): each item is shown once, where it enters the chat:
+# the person's new math on lines after their message (never stored: the message stays as
+# typed), a result's id and origin in its tool-result label; what a fold hid is listed after
+# the summaries under a header.
+ANNOUNCED = "Workspace: "
+ABOUT_USER = "About the user: "
+HIDDEN_HEADER = "Workspace items of the folded tasks (their ids still work):"
+HIDDEN_COUNT = "({count} older items not shown: recall finds them)"
 # The last line of a recall's result: what it found is for the next call, not the answer.
 AFTER_RECALL = "Use the id the request means in the tool call the request needs."
 PICK_AFTER_RECALL = (
     "Pick the item the request means by its line and use its id in the tool call the request needs."
 )
-REQUEST_LABEL = "Request: "
-
-
-def with_workspace(block: str, request: str) -> str:
-    """The open request as the model is shown it: the workspace, then the request."""
-    return f"{block}\n{REQUEST_LABEL}{request}"
 
 
 def request_of(content: str) -> str:
-    """The person's request in a shown user message (without the workspace block)."""
-    if content.startswith(WORKSPACE_HEADER) and f"\n{REQUEST_LABEL}" in content:
-        return content.split(f"\n{REQUEST_LABEL}", 1)[1]
-    return content
+    """The person's request in a shown user message (without the workspace lines after it)."""
+    return content.split(f"\n{ANNOUNCED}", 1)[0]
+
+
+def with_note(answer: str, note: str) -> str:
+    """An answer's JSON with the note the model wrote in it, as it wrote it."""
+    return answer[:-1] + ", " + json.dumps({"note": note}, ensure_ascii=False)[1:]

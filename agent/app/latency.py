@@ -27,6 +27,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agent.llm.model import AnswerBegun
+
 if TYPE_CHECKING:
     from baml_py import AbortController
 
@@ -137,9 +139,10 @@ class _StepClock:
         abort: AbortController | None = None,
         on_progress: ProgressObserver | None = None,
         wanted: Wanted = "any",
-    ) -> Step:
+        decide_only: bool = False,
+    ) -> Step | AnswerBegun:
         """`MathModel.next_step`, timed (same signature: the loop calls it as it calls any
-        model)."""
+        model). A reply cut where its answer began is answered by code at once."""
         started = time.perf_counter()
         first: list[float] = []
 
@@ -150,7 +153,10 @@ class _StepClock:
                 on_progress(step)
 
         try:
-            return self.model.next_step(messages, abort, progress, wanted)
+            step = self.model.next_step(messages, abort, progress, wanted, decide_only)
+            if isinstance(step, AnswerBegun):
+                first[:] = [time.perf_counter()]
+            return step
         finally:
             self.steps.append((started, first[0] if first else None, time.perf_counter()))
 

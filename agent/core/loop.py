@@ -34,21 +34,20 @@ from agent.core.transcript import CompactionRecord, ErrorRecord
 from agent.core.unknowns import unknown_refusal
 from agent.core.variable_fit import fitted_variable, foreign_point, foreign_variable
 from agent.errors import AgentError, TurnCancelled
-from agent.llm.model import MathModel, ProgressObserver, ToolStep
+from agent.llm.model import AnswerBegun, MathModel, ProgressObserver, ToolStep
 from agent.llm.step_schema import Wanted
 from agent.messages import (
     AssistantMessage,
-    Message,
     ToolCall,
     ToolResultMessage,
     UserMessage,
-    to_chat_list,
 )
 from agent.workspace.pointing import pointed_arguments
 from agent.workspace.record import Workspace, build
 from agent.workspace.resolve import ReferenceProblem, resolve_arguments
 from agent.workspace.results import result_values
 from agent.workspace.said_once import said_once
+from agent.workspace.shown import shown_chat
 from baml_client.types import ChatMessage, MessageToUser, TaskRecall
 from tools import ToolResult
 
@@ -64,6 +63,14 @@ class CancelToken:
     def __init__(self) -> None:
         self._event = threading.Event()
         self.abort_controller = AbortController()
+
+    def next_call(self) -> AbortController:
+        """A controller of the LLM call about to start: its own, since a call may also be cut
+        alone (`decide_only`), and aborted with the turn."""
+        self.abort_controller = AbortController()
+        if self.cancelled:
+            self.abort_controller.abort()
+        return self.abort_controller
 
     def cancel(self) -> None:
         self._event.set()
@@ -112,33 +119,33 @@ class SmallModelAids:
     # Fold every finished task but the latest after a turn: small models answer "add them
     # up" from the task as it happened, and miss it in its one-line fold.
     keep_latest_task: bool = False
+    # After a math result, the model only decides whether the request needs another call;
+    # the answer is the turn's results with their ids, written by code (a CPU model spends
+    # seconds restating a result, and sometimes restates it wrongly).
+    answer_from_results: bool = False
 
     @classmethod
     def every(cls) -> SmallModelAids:
-        return cls(verify_answers=True, fit_variable=True, keep_latest_task=True)
+        return cls(
+            verify_answers=True,
+            fit_variable=True,
+            keep_latest_task=True,
+            answer_from_results=True,
+        )
 
 
 def _held_to_tool(runs: list[tuple[ToolCall, ToolResultMessage]]) -> str | None:
-    """The answer the turn's successful tool results give, in order, for an answer that still
-    states numbers no tool computed after it was asked once to compute them: a small model
-    may quote a result wrongly ("4 - 5*12 = -52" after the tool said 4)."""
+    """The answer the turn's successful tool results give, in order, each with its id: what
+    a small model's answer is replaced by when it still states numbers no tool computed after
+    it was asked once to compute them ("4 - 5*12 = -52" after the tool said 4), and the
+    answer itself when the model only decides (`SmallModelAids.answer_from_results`)."""
     results = [f"{ran.text} ({ran.item})" for _call, ran in runs if ran.ok and ran.item]
     return "; ".join(dict.fromkeys(results)) or None
 
 
-def _with_workspace(
-    context: list[Message], user: UserMessage, block: str | None
-) -> list[ChatMessage]:
-    """The context rendered for the model, the open request shown after the workspace."""
-    chat = to_chat_list(context)
-    if block is None:
-        return chat
-    for position, message in enumerate(context):
-        if message is user:
-            chat[position] = ChatMessage(
-                role=wire.USER, content=wire.with_workspace(block, user.text)
-            )
-    return chat
+def _decides_only(aids: SmallModelAids, runs: list[tuple[ToolCall, ToolResultMessage]]) -> bool:
+    """After a math result (not an error, not a recall) the next reply only decides."""
+    return aids.answer_from_results and bool(runs) and runs[-1][1].item is not None
 
 
 class Agent:
@@ -246,19 +253,24 @@ class Agent:
         # a tool's result (a definition alone may just be noted).
         new = workspace.added_by(len(conversation) - 1)
         fresh = [i.id for i in new if i.kind != "function"]
-        # Rendered once per turn, so every call of the turn shares the prompt up to the
-        # request; results of this turn carry their ids in their own messages.
-        block = workspace.render()
         while len(result.tool_runs) < self.max_tool_steps:
             if cancel.cancelled:
                 raise TurnCancelled()
             context = self.strategy.view(self.session.working, user)
-            chat = _with_workspace(context, user, block) + follow_up
-            step = self.model.next_step(chat, cancel.abort_controller, on_progress, wanted=wanted)
+            chat = shown_chat(context, self.session.conversation(), workspace) + follow_up
+            decide = _decides_only(self.aids, result.tool_runs) and wanted == "any"
+            step = self.model.next_step(
+                chat, cancel.next_call(), on_progress, wanted=wanted, decide_only=decide
+            )
             saved = self.session.uncompacted_tokens - self.session.history_tokens(context)
             self.model.ledger.history_tokens_saved += saved
             if cancel.cancelled:
                 raise TurnCancelled()
+            if isinstance(step, AnswerBegun):  # decided: the request needs no other call
+                text = _held_to_tool(result.tool_runs) or step.begun
+                reply = AssistantMessage(text=text, task_status="COMPLETED")
+                self.session.append(reply)
+                return reply
             if isinstance(step, MessageToUser):
                 note = (step.note or "").strip()
                 reply = AssistantMessage(
@@ -289,6 +301,10 @@ class Agent:
             # A small model that repeats a call it already made would loop to the step cap:
             # the call is not run again and the model is asked for its answer instead.
             if call.call_text in made:
+                if self.aids.answer_from_results and (text := _held_to_tool(result.tool_runs)):
+                    reply = AssistantMessage(text=text, task_status="COMPLETED")
+                    self.session.append(reply)
+                    return reply
                 if wanted == "answer":  # asked once already, and it still calls: stop here
                     break
                 wanted = "answer"

@@ -65,6 +65,16 @@ Step = ToolStep | TaskRecall | MessageToUser
 
 
 @dataclass(frozen=True)
+class AnswerBegun:
+    """The model began a message to the user and was stopped there (`next_step`'s
+    `decide_only`): the loop writes the answer from the turn's results. Decoding an answer
+    that restates a tool's result costs a small CPU model several seconds; deciding that
+    the request needs no further call costs it a few tokens."""
+
+    begun: str
+
+
+@dataclass(frozen=True)
 class StepProgress:
     """What has been decoded so far of a MathChat reply, while it streams in.
 
@@ -107,10 +117,12 @@ class MathModel(Protocol):
         abort: AbortController | None = None,
         on_progress: ProgressObserver | None = None,
         wanted: Wanted = "any",
-    ) -> Step:
+        decide_only: bool = False,
+    ) -> Step | AnswerBegun:
         """MathChat: the next tool call or message for this history (streamed to
         `on_progress` as it is decoded, when given); `wanted`: the kind of reply the loop
-        needs now (any, a message to the user, a math tool call)."""
+        needs now (any, a message to the user, a math tool call); `decide_only`: a message
+        is cut as soon as it begins (`AnswerBegun`), since the loop will write it."""
         ...
 
     def summarize(self, messages: list[ChatMessage]) -> ContextSummary:
@@ -210,16 +222,18 @@ class BamlMathModel:
         abort: AbortController | None = None,
         on_progress: ProgressObserver | None = None,
         wanted: Wanted = "any",
-    ) -> Step:
+        decide_only: bool = False,
+    ) -> Step | AnswerBegun:
         """One repair round: a reply that does not parse goes back to the model with a request
         to answer again (these two messages are not kept in the history); a second bad reply
         is the user's one-sentence error. `wanted` "answer": the loop wants the answer now
         (the model repeated a call): it is asked to; "tool": a math tool call (the loop has
-        asked for it). Where decoding is constrained the model can only write that kind."""
+        asked for it). Where decoding is constrained the model can only write that kind.
+        `decide_only`: a message is cut where it begins (`AnswerBegun`)."""
         if wanted == "answer":
             messages = [*messages, ChatMessage(role=wire.USER, content=wire.ANSWER_NOW)]
         try:
-            return self._next_step(messages, abort, on_progress, wanted=wanted)
+            return self._next_step(messages, abort, on_progress, wanted=wanted, cut=decide_only)
         except MalformedReply as bad:
             if (meant := misplaced_response(bad.raw)) is not None:
                 return meant  # a tool call with its math under `response`: no round needed
@@ -247,25 +261,32 @@ class BamlMathModel:
         on_progress: ProgressObserver | None,
         function: str = "MathChat",
         wanted: Wanted = "any",
-    ) -> Step:
+        cut: bool = False,
+    ) -> Step | AnswerBegun:
+        if cut and abort is None:
+            abort = AbortController()
         options = {"abort_controller": abort} if abort is not None else {}
         client = self._step_clients[wanted]
-        if on_progress is None:
+        if on_progress is None and not cut:
             return self._call(function, lambda: client.MathChat(messages, baml_options=options))
 
-        def streamed() -> Step:
+        def streamed() -> Step | AnswerBegun:
             stream = client.stream.MathChat(messages, baml_options=options)
             last: StepProgress | None = None
             for partial in stream:
                 progress = progress_of(partial)
-                if progress != last:
+                if cut and progress.answering and abort is not None:
+                    abort.abort()  # the server stops decoding when the request goes away
+                    return AnswerBegun(progress.response)
+                if progress != last and on_progress is not None:
                     on_progress(progress)
                     last = progress
             return stream.get_final_response()
 
-        def estimate(step: Step) -> tuple[int, int]:
+        def estimate(step: Step | AnswerBegun) -> tuple[int, int]:
             body = client.request.MathChat(messages).body.json()
-            return count_messages(body.get("messages") or []), count_text(step.model_dump_json())
+            written = step.begun if isinstance(step, AnswerBegun) else step.model_dump_json()
+            return count_messages(body.get("messages") or []), count_text(written)
 
         return self._call(function, streamed, estimate)
 

@@ -17,11 +17,11 @@ from agent import wire
 from agent.accounting.ledger import UsageLedger
 from agent.accounting.tokenizer import count_messages, count_text
 from agent.errors import explain_llm_error
-from agent.llm.model import ProgressObserver, Step
+from agent.llm.model import AnswerBegun, ProgressObserver, Step
 from agent.llm.step_schema import Wanted
 from agent.testing.scripted import Reply, ScriptedModel, ScriptedRequest
 from baml_client import b
-from baml_client.types import ChatMessage, ContextSummary, UserFactChanges
+from baml_client.types import ChatMessage, ContextSummary, MessageToUser, UserFactChanges
 
 _ENDPOINT = "the scripted model"
 T = TypeVar("T")
@@ -59,13 +59,17 @@ class InProcessModel:
         abort: AbortController | None = None,
         on_progress: ProgressObserver | None = None,
         wanted: Wanted = "any",
-    ) -> Step:
+        decide_only: bool = False,
+    ) -> Step | AnswerBegun:
         self.wanted.append(wanted)
         if wanted == "answer":  # as BamlMathModel words it; a script may still answer with a call
             messages = [*messages, ChatMessage(role=wire.USER, content=wire.ANSWER_NOW)]
         self.seen.append(list(messages))
         text = self._ask("MathChat", [m.model_dump() for m in messages])
-        return _parsed(b.parse.MathChat, text)
+        step = _parsed(b.parse.MathChat, text)
+        if decide_only and isinstance(step, MessageToUser):  # as a real call is cut there
+            return AnswerBegun(step.response)
+        return step
 
     def summarize(self, messages: list[ChatMessage]) -> ContextSummary:
         self.summarized.append(list(messages))

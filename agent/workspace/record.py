@@ -24,8 +24,11 @@ from agent.workspace.results import ItemKind, origin, result_kind
 from tools.errors import ToolError
 from tools.parsing import parse
 
-# Newest items shown in the prompt; functions are always shown, notes too.
+# Newest items listed where a list is shown (folded tasks' items, a recall of the whole
+# workspace); functions are always listed, notes too.
 SHOWN_ITEMS = 12
+# The header of a listing of the whole workspace (a recall of everything, `/ws`).
+WORKSPACE_HEADER = "Workspace (ids to use in tool fields):"
 MAX_NOTES = 8
 _ID = re.compile(r"#(\d+)")
 # Ids an answer cites in brackets: "(#3)", "(#41, #42)", " (#2[1])".
@@ -195,9 +198,9 @@ class Workspace:
         names = self.names
         older_functions = [i for i in names.values() if i not in recent]
         hidden = len(self.items) - len(recent) - len(older_functions)
-        lines = [wire.WORKSPACE_HEADER]
+        lines = [WORKSPACE_HEADER]
         if self.notes:
-            lines.append("About the user: " + "; ".join(self.notes[-MAX_NOTES:]))
+            lines.append(wire.ABOUT_USER + "; ".join(self.notes[-MAX_NOTES:]))
         if hidden > 0:
             lines.append(f"({hidden} older items not shown; their ids still work)")
         positions = self.positions()
@@ -213,22 +216,21 @@ class Workspace:
         return item.line(positions.get(number, ""))
 
     def equations(self) -> list[Item]:
-        """The person's equations in the order given: what they wrote as an equation, or
-        math of theirs a tool solved ("the second equation", "the one before last")."""
-        solved = {i.source for i in self.items if i.kind == "roots" and i.source is not None}
-        return [
-            i
-            for i in self.items
-            if i.origin == "you" and (i.kind == "equation" or i.number in solved)
-        ]
+        """The person's equations in the order written ("the second equation", "the one
+        before last"). Only what they wrote as an equation counts, so a place never changes
+        once shown: an expression solved later does not move the equations after it."""
+        return [i for i in self.items if i.origin == "you" and i.kind == "equation"]
 
-    def positions(self) -> dict[int, str]:
-        """Each equation's place, counted from the first and from the last, in the form a
-        tool field accepts: `equations[2], equations[-1]`."""
+    def positions(self, from_last: bool = True) -> dict[int, str]:
+        """Each equation's place, counted from the first and (`from_last`) from the last, in
+        the form a tool field accepts: `equations[2], equations[-1]`. Counted from the first
+        only, a place stays as it was when the next equation comes (what the prompt shows of
+        an item must not change after it is shown)."""
         equations = self.equations()
         total = len(equations)
         return {
-            item.number: f"{EQUATIONS}[{index}], {EQUATIONS}[{index - total - 1}]"
+            item.number: f"{EQUATIONS}[{index}]"
+            + (f", {EQUATIONS}[{index - total - 1}]" if from_last else "")
             for index, item in enumerate(equations, start=1)
         }
 

@@ -54,7 +54,7 @@ def test_report_compares_re_read_tokens_with_none_and_skips_failed_turns() -> No
 class _Model:
     ledger = "the ledger"
 
-    def next_step(self, messages, abort=None, on_progress=None, wanted="any"):  # type: ignore[no-untyped-def]
+    def next_step(self, messages, abort=None, on_progress=None, wanted="any", decide_only=False):  # type: ignore[no-untyped-def]
         on_progress(StepProgress(tool="solve", arguments={"equation": "x = 1"}))
         on_progress(StepProgress(tool="message_to_user", response="The"))
         on_progress(StepProgress(tool="message_to_user", response="The answer"))

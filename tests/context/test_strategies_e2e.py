@@ -114,8 +114,7 @@ def test_prompt_meter_matches_what_the_server_received() -> None:
         agent.run_turn("solve x^2 + 5*x + 6 = 0")
         working = [m for m in agent.session.working if not isinstance(m, ToolCall)][:1]
     first = server.requests[0]["messages"]
-    # The open request was shown after the workspace block (not part of the history).
-    block = build(working).render()
-    assert block is not None
-    shown = [UserMessage(text=wire.with_workspace(block, working[0].text))]
+    # The open request was shown with the workspace line of its new equation.
+    line = build(working).line_of(build(working).items[0], build(working).positions(False))
+    shown = [UserMessage(text=f"{working[0].text}\n{wire.ANNOUNCED}{line}")]
     assert meter().exact(shown) == count_messages(first)

@@ -96,7 +96,7 @@ def test_a_result_kept_out_of_the_prompt_still_grounds_a_call() -> None:
     ((_, tool_result),) = result.tool_runs
     assert tool_result.ok and tool_result.text == "q**3 - 7*q = -6 at q = 2"
     # The strategy showed only the request; the workspace still gives the model the function.
-    assert "w(q) = q^3 - 7*q" in model.seen[-2][-1].content
+    assert "w(q) = q^3 - 7*q" in model.seen[-2][0].content
 
 
 def test_numbers_an_answer_computed_by_itself_are_unverified() -> None:

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from agent.context.registry import make_strategy
-from agent.core.loop import Agent
+from agent.core.loop import Agent, SmallModelAids
 from agent.llm.model import BamlMathModel, StepProgress
 from agent.llm.providers import Provider
 from agent.llm.replay import Cassette, RecordResponder, ScriptedResponder, serve
@@ -87,3 +87,35 @@ def test_a_call_with_no_reported_usage_is_counted_offline() -> None:
     assert step == reply
     (call,) = model.ledger.calls
     assert (call.input_tokens, call.output_tokens) == (len(str(reply)), 5)
+
+
+def test_an_answer_the_loop_will_write_is_cut_where_it_begins(tmp_path: Path) -> None:
+    """`decide_only`: once the reply is plainly a message, the call is aborted (a CPU model
+    would spend seconds restating the result) and the loop writes the answer itself."""
+    path = tmp_path / "stream.json"
+    record(path)
+    process = subprocess.Popen(
+        [*REPLAY_SERVER, "--cassette", str(path), "--stream-delay-ms", "200"],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], 20)
+        assert ready, "the replay server printed no URL"
+        base_url = process.stdout.readline().strip()
+        agent = agent_at(base_url)
+        agent.aids = SmallModelAids(answer_from_results=True)
+        seen: list[StepProgress] = []
+        result = agent.run_turn("solve x^2 + 5x + 6 = 0", on_progress=seen.append)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+    assert result.ok and result.reply is not None
+    assert result.reply.text == "x = -3, x = -2 (#2)"  # the tool's result and its id
+    # Nothing of the model's own answer reached the screen, and both calls were counted.
+    assert not any(p.answering for p in seen)
+    assert agent.model.ledger.count("MathChat") == 2

@@ -26,13 +26,14 @@ REFERENCE_QUESTIONS = [
 
 
 def _roots(request: ScriptedRequest) -> list[str]:
-    """The most recent roots mentioned in the context, e.g. 'x = -3, x = -2'."""
+    """The most recent roots mentioned in the context, e.g. 'x = -3, x = -2' (each once: a
+    folded task's line and the workspace listing after it may both say them)."""
     for message in reversed(request.messages):
         found = re.findall(
             r"x = (-?[\w/*()+ -]+?)(?:,|\)|$| and|\.|;| ≈)", message["content"], re.M
         )
         if found:
-            return [r.strip() for r in found]
+            return list(dict.fromkeys(r.strip() for r in found))
     return []
 
 

@@ -27,7 +27,7 @@ def test_solve_task() -> None:
     # The second prompt carried the tool result with real chat roles.
     roles = [m["role"] for m in queue.chat_prompts[1]]
     assert roles == ["system", "user", "assistant", "user"]
-    assert queue.chat_prompts[1][-1]["content"].startswith("Tool result (solve) #2:")
+    assert queue.chat_prompts[1][-1]["content"].startswith("Tool result (solve) #2 roots of #1")
     # Tokens are the server's counts, read through the Collector.
     reported = [server.usage(body, "") for body in server.requests]
     assert result.input_tokens == sum(u["prompt_tokens"] for u in reported) > 0

@@ -32,14 +32,19 @@ def test_a_call_by_id_runs_on_the_items_math_and_its_result_gets_the_next_id() -
     turn = agent.run_turn("multiply the roots, and square each")
     (_call, result) = turn.tool_runs[0]
     assert result.ok and result.item == "#3" and result.values == ("6", "9", "4")
-    # The second request was shown after the workspace; the stored request is as typed.
-    shown = model.seen[2][-1].content
-    assert shown.startswith("Workspace")
-    assert "#2 roots of #1 (equations[1], equations[-1]): x = -3, x = -2" in shown
-    assert shown.endswith(wire.REQUEST_LABEL + "multiply the roots, and square each")
+    # The person's equation was listed under the message that wrote it, the roots' id and
+    # origin in their tool result; the stored request is as typed.
+    first, result_line = model.seen[2][0].content, model.seen[2][2].content
+    assert first == (
+        "solve x^2 + 5x + 6 = 0\n"
+        + wire.ANNOUNCED
+        + "#1 equation (you; equations[1]; quadratic): x^2 + 5*x + 6 = 0"
+    )
+    assert result_line == "Tool result (solve) #2 roots of #1 (equations[1]): x = -3, x = -2"
+    assert model.seen[2][-1].content == "multiply the roots, and square each"
     assert agent.session.conversation()[4].text == "multiply the roots, and square each"
-    # The tool result the model reads carries the id.
-    assert model.seen[3][-1].content.startswith("Tool result (evaluate) #3: ")
+    # The tool result the model reads carries the id and what it came from.
+    assert model.seen[3][-1].content.startswith("Tool result (evaluate) #3 product(#2), (#2)^2: ")
 
 
 def test_an_unknown_id_is_a_tool_error_the_model_can_fix() -> None:
@@ -89,9 +94,9 @@ def test_a_note_about_the_person_is_kept_in_the_workspace_through_compaction() -
     agent.run_turn("I'm Dana, always 3 decimals please")
     agent.run_turn("solve y^2 - 2 = 0")
     assert build(agent.session.conversation()).notes == ["The user is Dana; wants 3 decimals"]
-    # Folded away by the strategy, the note is still shown with the next request.
-    shown = model.seen[1][-1].content
-    assert "About the user: The user is Dana; wants 3 decimals" in shown
+    # Folded away by the strategy, the note is still shown after the folded tasks.
+    shown = "\n".join(m.content for m in model.seen[1])
+    assert wire.ABOUT_USER + "The user is Dana; wants 3 decimals" in shown
 
 
 def test_ids_survive_a_restart_because_the_record_is_rebuilt_from_the_transcript() -> None:

@@ -40,12 +40,21 @@ def test_a_result_names_what_it_was_computed_from_even_when_the_math_was_copied(
 
 
 def test_equations_show_their_place_from_the_first_and_from_the_last() -> None:
-    block = build(_chat()).render()
+    block = build([*_chat(), UserMessage(text="and solve y^2 = 9")]).render()
     assert block is not None
     assert "#1 equation (you; equations[1], equations[-2]; cubic): " in block
-    assert "#3 function q (you; equations[2], equations[-1]; quadratic): q(k) = k^2 - 1" in block
-    # math that was only integrated is not an equation of the chat
+    assert "#9 equation (you; equations[2], equations[-1]; quadratic): y^2 = 9" in block
+    # only what the person wrote as an equation has a place: a function they solved later
+    # would move every equation after it, and what the model was shown must not change
+    assert "#3 function q (you; quadratic): q(k) = k^2 - 1" in block
     assert "#5 expression (you; quadratic): 3*w^2" in block
+
+
+def test_places_counted_from_the_first_stay_when_more_equations_come() -> None:
+    before = build(_chat()).positions(from_last=False)
+    after = build([*_chat(), UserMessage(text="and solve y^2 = 9")]).positions(from_last=False)
+    assert before == {1: "equations[1]"}
+    assert after == {1: "equations[1]", 9: "equations[2]"}
 
 
 def test_big_powers_are_compared_by_value_never_expanded() -> None:
@@ -90,8 +99,9 @@ def test_roots_show_the_place_of_the_equation_they_solve() -> None:
     """ "The second one we solved" is one look at the roots' line, not two."""
     block = build(_chat()).render()
     assert block is not None
-    assert "#2 roots of #1 (equations[1], equations[-2]): -3, 1, 2" in block
-    assert "#4 roots of q (equations[2], equations[-1]): -1, 1" in block
+    assert "#2 roots of #1 (equations[1], equations[-1]): -3, 1, 2" in block
+    # roots of a function are no equation's: no place
+    assert "#4 roots of q: -1, 1" in block
     # a result of math that is no equation of the person's has no place
     assert "#6 integral of #5 from 0 to 1: 1" in block
     # nor do other results of an equation's math (only roots answer "the one we solved")
