@@ -4,7 +4,8 @@ Run as a script (`python chat_probe.py --tree DIR ...`), never imported by the a
 DIR first on the import path, so the same file measures today's code and the code of an
 older commit checked out in a worktree (`math-agent bench latency --against COMMIT`). It
 therefore uses only what every commit since 2026-11-24 has: `build_runtime`,
-`RuntimeOptions`, `Agent.run_turn`, `Agent.tool_runner` and the usage ledger's calls.
+`RuntimeOptions`, `Agent.run_turn` (with `on_progress`, which streams answers as the REPL
+does), `Agent.tool_runner`, the model's `next_step` and its usage ledger.
 """
 
 from __future__ import annotations
@@ -18,7 +19,39 @@ from pathlib import Path
 from typing import Any
 
 
-def _calls_of(ledger: Any, start: int) -> list[dict[str, Any]]:
+class StepTimer:
+    """Stands in for the agent's model: times each MathChat step and the moment its answer's
+    first character was decoded (or, for an answer the loop writes itself, was written)."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self.steps: list[tuple[float, float | None, float]] = []
+
+    def next_step(
+        self, messages: Any, abort: Any = None, on_progress: Any = None, *args: Any, **kwargs: Any
+    ) -> Any:
+        started = time.perf_counter()
+        first: list[float] = []
+
+        def progress(step: Any) -> None:
+            if not first and getattr(step, "answering", False):
+                first.append(time.perf_counter())
+            if on_progress is not None:
+                on_progress(step)
+
+        try:
+            step = self.model.next_step(messages, abort, progress, *args, **kwargs)
+            if type(step).__name__ == "AnswerBegun":  # the loop writes the answer now
+                first[:] = [time.perf_counter()]
+            return step
+        finally:
+            self.steps.append((started, first[0] if first else None, time.perf_counter()))
+
+    def __getattr__(self, name: str) -> Any:  # ledger, summarize, request_body, ...
+        return getattr(self.model, name)
+
+
+def _calls(ledger: Any, start: int) -> list[dict[str, Any]]:
     return [
         {
             "function": c.function,
@@ -31,14 +64,21 @@ def _calls_of(ledger: Any, start: int) -> list[dict[str, Any]]:
     ]
 
 
-def play(tree: Path, messages: list[str], strategy: str | None) -> dict[str, Any]:
-    """Each message through `tree`'s runtime on the embedded model, timed."""
+def play(messages: list[str], strategy: str | None, base_url: str | None) -> dict[str, Any]:
+    """Each message through this checkout's runtime (the embedded model unless `base_url`)."""
     from agent.app.runtime import RuntimeOptions, build_runtime
 
     started = time.perf_counter()
-    runtime = build_runtime(RuntimeOptions(provider="local", strategy=strategy, save=False))
+    options = (
+        RuntimeOptions(base_url=base_url, strategy=strategy, save=False)
+        if base_url
+        else RuntimeOptions(provider="local", strategy=strategy, save=False)
+    )
+    runtime = build_runtime(options)
     startup = time.perf_counter() - started
     agent = runtime.agent
+    timer = StepTimer(agent.model)
+    agent.model = timer
     tool_seconds: list[float] = []
     run_tool = agent.tool_runner
 
@@ -53,29 +93,36 @@ def play(tree: Path, messages: list[str], strategy: str | None) -> dict[str, Any
     turns = []
     try:
         for number, text in enumerate(messages, 1):
-            ledger = agent.model.ledger
-            before, tools_before = len(ledger.calls), len(tool_seconds)
+            before, tools_before, steps_before = (
+                len(timer.ledger.calls),
+                len(tool_seconds),
+                len(timer.steps),
+            )
             begun = time.perf_counter()
             result = agent.run_turn(text, on_progress=lambda _step: None)
             seconds = time.perf_counter() - begun
-            calls = _calls_of(ledger, before)
-            tools = [
-                {"tool": call.tool, "arguments": call.arguments, "result": ran.text}
-                for call, ran in result.tool_runs
-            ]
-            reply = result.reply.text if result.reply is not None else None
+            calls = _calls(timer.ledger, before)
+            steps = timer.steps[steps_before:]
+            last = steps[-1] if steps else None
+            reply = result.reply
             turns.append(
                 {
                     "turn": number,
                     "message": text,
                     "ok": result.ok,
                     "error": result.error,
-                    "answer": reply,
+                    "answer": reply.text if reply is not None else None,
+                    "asked_back": reply is not None and reply.task_status == "PROCESSING",
                     "seconds": round(seconds, 3),
                     "model_seconds": round(sum(c["seconds"] for c in calls), 3),
                     "tool_seconds": round(sum(tool_seconds[tools_before:]), 3),
+                    "first_char_s": round(last[1] - last[0], 3) if last and last[1] else None,
+                    "answer_step_s": round(last[2] - last[0], 3) if last else None,
                     "calls": calls,
-                    "tools": tools,
+                    "tools": [
+                        {"tool": call.tool, "arguments": call.arguments, "result": ran.text}
+                        for call, ran in result.tool_runs
+                    ],
                 }
             )
             print(
@@ -86,23 +133,25 @@ def play(tree: Path, messages: list[str], strategy: str | None) -> dict[str, Any
             )
     finally:
         runtime.close()
-    return {"startup_seconds": round(startup, 3), "strategy": strategy, "turns": turns}
+    return {"startup_seconds": round(startup, 3), "turns": turns}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="chat_probe.py")
     parser.add_argument("--tree", type=Path, required=True, help="the checkout to measure")
-    parser.add_argument("--chat", type=Path, required=True, help="one message per line")
+    parser.add_argument("--messages", type=Path, required=True, help="a JSON list of messages")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--strategy", default=None)
+    parser.add_argument(
+        "--base-url", default=None, help="an endpoint instead of the embedded model"
+    )
     args = parser.parse_args()
     tree = args.tree.resolve()
     here = str(Path(__file__).resolve().parent)
     sys.path[:] = [str(tree)] + [p for p in sys.path if p not in ("", here)]
     os.chdir(tree)
-    messages = [line.strip() for line in args.chat.read_text().splitlines() if line.strip()]
-    record = play(tree, messages, args.strategy)
-    args.out.write_text(json.dumps(record, indent=1))
+    messages = json.loads(args.messages.read_text())
+    args.out.write_text(json.dumps(play(messages, args.strategy, args.base_url), indent=1))
     return 0
 
 

@@ -1,45 +1,48 @@
-"""`math-agent bench latency`: seconds per turn on the configured model, per strategy.
+"""`math-agent bench latency`: seconds per turn on the configured model, and against a commit.
 
-Tokens are not what a person feels; seconds are. This plays one fixed multi-turn session
-(later turns lean on earlier results) through the real runtime — the embedded model unless
-another provider is configured — once per strategy, and reports per turn:
+Tokens are not what a person feels; seconds are. This plays one fixed chat through the real
+runtime (the embedded model unless `--base-url` names another endpoint), as the REPL runs it
+(answers streamed), once per strategy, and reports per turn and per call:
 
-- prompt tokens the server read versus took from its prompt cache (llama.cpp reports both;
-  a strategy that rewrites the start of the prompt forces a re-read of everything after it),
-- the time to the first visible character of the answer, measured from the start of the
-  step that produced it (the answer is streamed, as in the REPL), and that step's length,
-- the turn's wall time.
+- prompt tokens the server read fresh versus took from its prompt cache, tokens decoded,
+  and each call's seconds (extra calls show: a repair, a re-ask, a recall);
+- the time outside the model (tools, the workspace, the loop);
+- the time to the answer's first character, from the start of the step that produced it;
+- whether the answer was right, by the eval's judge: a fast turn must not be a wrong one.
 
-`--turns N` plays a longer session: past the model's context window `none` fails (the
-prompt no longer fits) while a compacting strategy keeps answering. `--plot FILE.png`
-draws seconds per turn per strategy.
+The chat is `agent/bench/data/ordinary-chat.json` (20 ordinary messages, not an eval set);
+`--turns N` past its end continues with a generated homework session whose numbers change
+every round. `--against COMMIT` plays the same chat with the code of COMMIT too, checked out
+in a temporary worktree and run on the same environment in the same sitting, and reports
+the ratio of the wall times. Each side runs in a process of its own through
+`agent/app/chat_probe.py`, which only uses what every commit since 2026-11-24 has.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import statistics
+import subprocess
 import sys
-import time
-from dataclasses import asdict, dataclass, field
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from agent.llm.model import AnswerBegun
+from agent.eval.cases import Expected, load_file
+from agent.eval.judge import judge
 
-if TYPE_CHECKING:
-    from baml_py import AbortController
+ROOT = Path(__file__).resolve().parents[2]
+PROBE = Path(__file__).with_name("chat_probe.py")
+ORDINARY_CHAT = ROOT / "agent" / "bench" / "data" / "ordinary-chat.json"
+DEFAULT_STRATEGIES = ("window",)
 
-    from agent.llm.model import ProgressObserver, Step, StepProgress
-    from agent.llm.step_schema import Wanted
-    from baml_client.types import ChatMessage
-
-DEFAULT_STRATEGIES = ("none", "window", "ledger")
-
-# A homework-like session: each polynomial is new, and most turns after the first lean on
-# an earlier result, as people chat.
+# After the ordinary chat, a homework-like session: each polynomial is new, and most turns
+# lean on an earlier result, as people chat.
 _BASE_TURNS = (
     "Solve the quadratic equation: x^2 - 3x - 10 = 0",
     "Find the derivative of 4x^3 - 2x^2 + 7x - 5",
@@ -62,61 +65,104 @@ _BASE_TURNS = (
     "Where is that derivative zero? Solve it",
     "Evaluate p^3 - 6p^2 + 9p at each of those points",
 )
-
-
 # A number a request writes (not an exponent, not zero): shifted in each later round.
 _SHIFTED_NUMBER = re.compile(r"(?<![\^\d])[1-9]\d*")
 
 
-def session_turns(count: int) -> list[str]:
-    """`count` turns: the base session, then again with every number but exponents and zeros
-    raised by the round (round 1 solves x^2 - 4x - 11 = 0), so that each polynomial stays new.
-    Repeated word for word, a request matched its own earlier copy, and a strategy that shows
-    earlier tasks a request refers to showed those copies on every turn: a cost no real chat
-    has."""
-    turns = []
-    for i in range(count):
+@dataclass(frozen=True)
+class ChatTurn:
+    text: str
+    expected: Expected | None = None
+
+
+def ordinary_chat(path: Path = ORDINARY_CHAT) -> list[ChatTurn]:
+    _name, cases = load_file(path)
+    return [ChatTurn(t.text, t.expected) for case in cases for t in case.turns]
+
+
+def session_turns(count: int, chat: list[ChatTurn] | None = None) -> list[ChatTurn]:
+    """`count` turns: the chat, then the homework session again and again with every number
+    but exponents and zeros raised by the round (round 1 solves x^2 - 4x - 11 = 0), so that
+    each polynomial stays new. Repeated word for word, a request matched its own earlier copy,
+    a cost no real chat has. Those turns are not judged."""
+    chat = ordinary_chat() if chat is None else chat
+    turns = list(chat[:count])
+    for i in range(count - len(turns)):
         rounds, base = divmod(i, len(_BASE_TURNS))
         text = _BASE_TURNS[base]
         if rounds:
             text = _SHIFTED_NUMBER.sub(lambda m, r=rounds: str(int(m.group()) + r), text)
-        turns.append(text)
+        turns.append(ChatTurn(text))
     return turns
+
+
+@dataclass
+class CallCost:
+    function: str
+    prompt_tokens: int
+    cached_tokens: int
+    output_tokens: int
+    seconds: float
+
+    @property
+    def fresh_tokens(self) -> int:
+        return self.prompt_tokens - self.cached_tokens
 
 
 @dataclass
 class TurnTiming:
     turn: int
+    message: str
     ok: bool
     seconds: float
-    llm_calls: int
-    prompt_tokens: int
-    cached_tokens: int
-    first_char_s: float | None  # from the start of the answering step
-    answer_step_s: float | None
+    model_seconds: float = 0.0
+    tool_seconds: float = 0.0
+    first_char_s: float | None = None  # from the start of the step that answered
+    answer_step_s: float | None = None
+    calls: list[CallCost] = field(default_factory=list)
+    answer: str | None = None
+    asked_back: bool = False
     error: str | None = None
-    answer: str | None = None  # what the user read, to check a fast turn was not a wrong one
-    output_tokens: int = 0  # decoded by the model in all the turn's calls
+    right: bool | None = None  # by the eval's judge; None when the turn is not judged
+    why: str = ""
 
     @property
-    def read_tokens(self) -> int:
-        return self.prompt_tokens - self.cached_tokens
+    def fresh_tokens(self) -> int:
+        return sum(c.fresh_tokens for c in self.calls)
+
+    @property
+    def outside_seconds(self) -> float:
+        """What the turn spent outside the model: tools, the workspace, the loop."""
+        return max(0.0, self.seconds - self.model_seconds)
 
 
 @dataclass
-class StrategyTiming:
+class Run:
+    """One strategy played by one checkout (`label`: "this code" or a commit)."""
+
+    label: str
     strategy: str
+    startup_seconds: float = 0.0
     turns: list[TurnTiming] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def total_seconds(self) -> float:
+        return sum(t.seconds for t in self.turns)
 
     def median_seconds(self) -> float:
         done = [t.seconds for t in self.turns if t.ok]
         return statistics.median(done) if done else float("nan")
 
-    def read_tokens(self) -> int:
-        return sum(t.read_tokens for t in self.turns)
+    def fresh_tokens(self) -> int:
+        return sum(t.fresh_tokens for t in self.turns)
+
+    def right(self) -> tuple[int, int]:
+        judged = [t for t in self.turns if t.right is not None]
+        return sum(1 for t in judged if t.right), len(judged)
 
     def first_char_share(self) -> float | None:
-        """Median of (time to first character / answering step), over turns that streamed."""
+        """Median of (time to the first answer character / that step's length)."""
         shares = [
             t.first_char_s / t.answer_step_s
             for t in self.turns
@@ -124,124 +170,191 @@ class StrategyTiming:
         ]
         return statistics.median(shares) if shares else None
 
-
-class _StepClock:
-    """Wraps the model's MathChat calls: when each started, when its first answer character
-    was decoded, when it ended (the REPL's streaming path, measured)."""
-
-    def __init__(self, model: Any) -> None:
-        self.model = model
-        self.steps: list[tuple[float, float | None, float]] = []
-
-    def next_step(
-        self,
-        messages: list[ChatMessage],
-        abort: AbortController | None = None,
-        on_progress: ProgressObserver | None = None,
-        wanted: Wanted = "any",
-        decide_only: bool = False,
-    ) -> Step | AnswerBegun:
-        """`MathModel.next_step`, timed (same signature: the loop calls it as it calls any
-        model). A reply cut where its answer began is answered by code at once."""
-        started = time.perf_counter()
-        first: list[float] = []
-
-        def progress(step: StepProgress) -> None:
-            if not first and step.answering:
-                first.append(time.perf_counter())
-            if on_progress is not None:
-                on_progress(step)
-
-        try:
-            step = self.model.next_step(messages, abort, progress, wanted, decide_only)
-            if isinstance(step, AnswerBegun):
-                first[:] = [time.perf_counter()]
-            return step
-        finally:
-            self.steps.append((started, first[0] if first else None, time.perf_counter()))
-
-    def __getattr__(self, name: str) -> Any:  # ledger, summarize, extract_user_facts, ...
-        return getattr(self.model, name)
+    def first_char_seconds(self) -> float | None:
+        times = [t.first_char_s for t in self.turns if t.first_char_s is not None]
+        return statistics.median(times) if times else None
 
 
-def play(strategy: str, turns: list[str], echo: bool) -> StrategyTiming:
-    from agent.app.runtime import RuntimeOptions, build_runtime
+def judged(turns: list[TurnTiming], chat: list[ChatTurn]) -> list[TurnTiming]:
+    """Each turn with an expectation, judged as `math-agent eval` judges it."""
+    for timing, asked in zip(turns, chat, strict=False):
+        if asked.expected is None:
+            continue
+        if not timing.ok or timing.answer is None:
+            timing.right, timing.why = False, timing.error or "no answer"
+            continue
+        verdict = judge(timing.answer, timing.asked_back, asked.expected, asked.text)
+        timing.right, timing.why = verdict.ok, verdict.why
+    return turns
 
-    runtime = build_runtime(RuntimeOptions(strategy=strategy, save=False))
-    timing = StrategyTiming(strategy)
-    clock = _StepClock(runtime.agent.model)
-    runtime.agent.model = clock
-    try:
-        for number, text in enumerate(turns, 1):
-            ledger = clock.ledger
-            calls_before, steps_before = len(ledger.calls), len(clock.steps)
-            started = time.perf_counter()
-            result = runtime.agent.run_turn(text)
-            seconds = time.perf_counter() - started
-            calls = ledger.calls[calls_before:]
-            steps = clock.steps[steps_before:]
-            answer = steps[-1] if steps else None
-            timing.turns.append(
-                TurnTiming(
-                    turn=number,
-                    ok=result.ok,
-                    seconds=seconds,
-                    llm_calls=len(calls),
-                    prompt_tokens=sum(c.input_tokens for c in calls),
-                    cached_tokens=sum(c.cached_input_tokens for c in calls),
-                    first_char_s=(answer[1] - answer[0]) if answer and answer[1] else None,
-                    answer_step_s=(answer[2] - answer[0]) if answer else None,
-                    error=result.error,
-                    answer=result.reply.text if result.reply is not None else None,
-                    output_tokens=sum(c.output_tokens for c in calls),
-                )
+
+def from_probe(label: str, strategy: str, record: dict[str, Any]) -> Run:
+    run = Run(label, strategy, float(record.get("startup_seconds", 0.0)))
+    for raw in record.get("turns", []):
+        calls = [CallCost(**c) for c in raw.get("calls", [])]
+        run.turns.append(
+            TurnTiming(
+                turn=raw["turn"],
+                message=raw["message"],
+                ok=raw["ok"],
+                seconds=raw["seconds"],
+                model_seconds=raw.get("model_seconds", 0.0),
+                tool_seconds=raw.get("tool_seconds", 0.0),
+                first_char_s=raw.get("first_char_s"),
+                answer_step_s=raw.get("answer_step_s"),
+                calls=calls,
+                answer=raw.get("answer"),
+                asked_back=bool(raw.get("asked_back")),
+                error=raw.get("error"),
             )
-            if echo:
-                last = timing.turns[-1]
-                print(
-                    f"  {strategy} turn {number}: {seconds:.1f} s, read {last.read_tokens} "
-                    f"of {last.prompt_tokens} prompt tokens"
-                    + ("" if result.ok else f" — {result.error}"),
-                    file=sys.stderr,
-                )
+        )
+    return run
+
+
+def play(
+    tree: Path, label: str, strategy: str, chat: list[ChatTurn], base_url: str | None = None
+) -> Run:
+    """The chat through `tree`'s code, in a process of its own (chat_probe.py)."""
+    with tempfile.TemporaryDirectory(prefix="bench-latency-") as scratch:
+        messages, out = Path(scratch, "messages.json"), Path(scratch, "out.json")
+        messages.write_text(json.dumps([t.text for t in chat]))
+        command = [sys.executable, str(PROBE), "--tree", str(tree), "--messages", str(messages)]
+        command += ["--out", str(out), "--strategy", strategy]
+        command += ["--base-url", base_url] if base_url else []
+        print(f"{label} ({strategy}):", file=sys.stderr, flush=True)
+        done = subprocess.run(command, stderr=None, check=False)
+        if done.returncode != 0 or not out.exists():
+            return Run(label, strategy, error=f"the probe exited with {done.returncode}")
+        run = from_probe(label, strategy, json.loads(out.read_text()))
+    run.turns = judged(run.turns, chat)
+    return run
+
+
+@contextlib.contextmanager
+def worktree(commit: str) -> Iterator[Path]:
+    """COMMIT checked out beside this one (removed afterwards); git says why it cannot be."""
+    path = Path(tempfile.mkdtemp(prefix="bench-latency-tree-")) / "tree"
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", "--force", str(path), commit],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    try:
+        yield path
     finally:
-        runtime.close()
-    return timing
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)],
+            check=False,
+            capture_output=True,
+        )
 
 
-def report(results: list[StrategyTiming]) -> dict[str, Any]:
-    base = next((r for r in results if r.strategy == "none"), None)
-    out: dict[str, Any] = {}
-    for result in results:
-        out[result.strategy] = {
-            "median_seconds_per_turn": result.median_seconds(),
-            "read_prompt_tokens": result.read_tokens(),
-            "read_vs_none": (
-                result.read_tokens() / base.read_tokens()
-                if base is not None and base.read_tokens()
-                else None
-            ),
-            "first_char_share_of_answer_step": result.first_char_share(),
-            "failed_turns": sum(1 for t in result.turns if not t.ok),
-            "turns": [asdict(t) for t in result.turns],
-        }
+def commit_of(tree: Path) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    dirty = subprocess.run(
+        ["git", "-C", str(tree), "status", "--porcelain", "--untracked-files=no"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return (done.stdout.strip() or "unknown") + ("+changes" if dirty.stdout.strip() else "")
+
+
+def summary(run: Run) -> dict[str, Any]:
+    right, judged_turns = run.right()
+    calls = [c for t in run.turns for c in t.calls]
+    return {
+        "code": run.label,
+        "strategy": run.strategy,
+        "error": run.error,
+        "total_seconds": round(run.total_seconds, 1),
+        "median_seconds_per_turn": run.median_seconds(),
+        "failed_turns": sum(1 for t in run.turns if not t.ok),
+        "right": f"{right}/{judged_turns}",
+        "llm_calls": len(calls),
+        "prompt_tokens": sum(c.prompt_tokens for c in calls),
+        "fresh_prompt_tokens": run.fresh_tokens(),
+        "decoded_tokens": sum(c.output_tokens for c in calls),
+        "model_seconds": round(sum(t.model_seconds for t in run.turns), 1),
+        "outside_model_seconds": round(sum(t.outside_seconds for t in run.turns), 2),
+        "tool_seconds": round(sum(t.tool_seconds for t in run.turns), 2),
+        "first_char_share_of_answer_step": run.first_char_share(),
+        "first_char_seconds": run.first_char_seconds(),
+        "startup_seconds": run.startup_seconds,
+        "turns": [_turn_json(t) for t in run.turns],
+    }
+
+
+def _turn_json(turn: TurnTiming) -> dict[str, Any]:
+    return {
+        "turn": turn.turn,
+        "message": turn.message,
+        "ok": turn.ok,
+        "seconds": turn.seconds,
+        "outside_model_seconds": round(turn.outside_seconds, 3),
+        "first_char_s": turn.first_char_s,
+        "answer_step_s": turn.answer_step_s,
+        "right": turn.right,
+        "answer": turn.answer,
+        "calls": [c.__dict__ for c in turn.calls],
+    }
+
+
+def report(runs: list[Run]) -> dict[str, Any]:
+    """Every run; with two checkouts, each strategy's wall-time ratio (this code / the other)."""
+    out: dict[str, Any] = {"runs": [summary(r) for r in runs]}
+    labels = list(dict.fromkeys(r.label for r in runs))
+    if len(labels) == 2:
+        ratios = {}
+        for strategy in dict.fromkeys(r.strategy for r in runs):
+            mine, other = (
+                next((r for r in runs if r.label == label and r.strategy == strategy), None)
+                for label in labels
+            )
+            if mine and other and other.total_seconds and not (mine.error or other.error):
+                ratios[strategy] = round(mine.total_seconds / other.total_seconds, 3)
+        out["wall_time_ratio"] = {"of": labels[0], "to": labels[1], "by_strategy": ratios}
     return out
 
 
-def plot(results: list[StrategyTiming], path: Path) -> None:
+def print_report(out: dict[str, Any]) -> None:
+    for run in out["runs"]:
+        if run["error"]:
+            print(f"{run['code']} {run['strategy']}: {run['error']}")
+            continue
+        share = run["first_char_share_of_answer_step"]
+        print(
+            f"{run['code']} {run['strategy']}: {run['total_seconds']:.0f} s in all, median "
+            f"{run['median_seconds_per_turn']:.1f} s/turn, right {run['right']}, "
+            f"{run['llm_calls']} calls, {run['fresh_prompt_tokens']} prompt tokens read fresh "
+            f"of {run['prompt_tokens']}, {run['decoded_tokens']} decoded, "
+            f"{run['outside_model_seconds']:.1f} s outside the model"
+            + (f", first answer character at {share:.0%} of its step" if share else "")
+            + f", {run['failed_turns']} failed turn(s)"
+        )
+    ratio = out.get("wall_time_ratio")
+    if ratio:
+        for strategy, value in ratio["by_strategy"].items():
+            print(f"{strategy}: {ratio['of']} takes {value:.2f}x the wall time of {ratio['to']}")
+
+
+def plot(runs: list[Run], path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     figure, axis = plt.subplots(figsize=(9, 4.5))
-    for result in results:
-        xs = [t.turn for t in result.turns]
-        ys = [t.seconds if t.ok else float("nan") for t in result.turns]
-        axis.plot(xs, ys, marker="o", markersize=3, label=result.strategy)
-        failed = [t.turn for t in result.turns if not t.ok]
-        if failed:
-            axis.scatter(failed, [0] * len(failed), marker="x", label=f"{result.strategy} failed")
+    for run in runs:
+        xs = [t.turn for t in run.turns]
+        ys = [t.seconds if t.ok else float("nan") for t in run.turns]
+        axis.plot(xs, ys, marker="o", markersize=3, label=f"{run.label} {run.strategy}")
     axis.set_xlabel("turn")
     axis.set_ylabel("seconds")
     axis.set_title("seconds per turn on the configured model")
@@ -253,32 +366,44 @@ def plot(results: list[StrategyTiming], path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="math-agent bench latency",
-        description="Seconds per turn, prompt tokens read vs cached and time to the first "
-        "answer character, per strategy, on the configured model (default: embedded).",
+        description="Seconds per turn of an ordinary chat on the configured model (default: "
+        "the embedded one): prompt tokens read fresh and cached, calls, time outside the "
+        "model, the first answer character, answers judged; --against COMMIT plays the same "
+        "chat with that commit's code too and reports the ratio.",
     )
     parser.add_argument(
         "--strategy", action="append", help="repeatable; default: " + ", ".join(DEFAULT_STRATEGIES)
     )
-    parser.add_argument("--turns", type=int, default=20, help="turns in the session (20)")
+    parser.add_argument(
+        "--turns", type=int, default=None, help="turns (default: the chat's 20; more continue it)"
+    )
+    parser.add_argument("--chat", type=Path, default=ORDINARY_CHAT, help="a case file to play")
+    parser.add_argument("--against", metavar="COMMIT", help="also play it with COMMIT's code")
+    parser.add_argument("--base-url", help="an OpenAI-compatible endpoint instead")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--plot", type=Path, metavar="FILE.png")
     args = parser.parse_args(argv)
-    turns = session_turns(args.turns)
-    results = [play(s, turns, echo=True) for s in (args.strategy or DEFAULT_STRATEGIES)]
-    summary = report(results)
+    chat = ordinary_chat(args.chat)
+    turns = session_turns(args.turns if args.turns is not None else len(chat), chat)
+    strategies = args.strategy or list(DEFAULT_STRATEGIES)
+    runs: list[Run] = []
+    with contextlib.ExitStack() as stack:
+        trees = [(ROOT, commit_of(ROOT))]
+        if args.against:
+            try:
+                other = stack.enter_context(worktree(args.against))
+            except subprocess.CalledProcessError as exc:
+                print(f"Could not check out {args.against}: {exc.stderr.strip()}", file=sys.stderr)
+                return 2
+            trees.append((other, commit_of(other)))
+        for strategy in strategies:
+            for tree, label in trees:
+                runs.append(play(tree, label, strategy, turns, args.base_url))
+    out = report(runs)
     if args.plot is not None:
-        plot(results, args.plot)
+        plot(runs, args.plot)
     if args.json:
-        print(json.dumps(summary, indent=2))
-        return 0
-    for name, row in summary.items():
-        share = row["first_char_share_of_answer_step"]
-        vs = row["read_vs_none"]
-        print(
-            f"{name:>12}: median {row['median_seconds_per_turn']:.1f} s/turn · read "
-            f"{row['read_prompt_tokens']} prompt tokens"
-            + (f" ({vs:.2f}x none)" if vs is not None else "")
-            + (f" · first char at {share:.0%} of the answer step" if share is not None else "")
-            + f" · {row['failed_turns']} failed turn(s)"
-        )
-    return 0
+        print(json.dumps(out, indent=2))
+    else:
+        print_report(out)
+    return 1 if any(r.error for r in runs) else 0
