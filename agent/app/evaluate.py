@@ -21,12 +21,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from agent.app.eval_tables import print_misses, print_spread, print_table, turn_label
-from agent.app.pretty import RAW_MARKERS
 from agent.app.render import readable
 from agent.app.repl import run_supervised
-from agent.app.runtime import Runtime, RuntimeOptions, build_runtime, choose_strategy
 from agent.context.registry import STRATEGIES, make_strategy
 from agent.core.loop import Agent, TurnResult
+from agent.display.pretty import RAW_MARKERS
 from agent.errors import AgentError
 from agent.eval.cases import (
     CI_PART,
@@ -53,6 +52,7 @@ from agent.eval.report import (
 from agent.eval.runner import TurnOutcome, TurnRunner, run_cases
 from agent.llm.local.start_state import ConversationStart, StartStateError
 from agent.llm.model import BamlMathModel
+from agent.runtime.single import Runtime, RuntimeOptions, build_runtime, choose_strategy
 
 # Sessions are played once per strategy; these unless --strategy says otherwise.
 SESSION_STRATEGIES = ("none", "window", "ledger")

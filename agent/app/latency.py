@@ -159,7 +159,7 @@ class _StepClock:
 
 
 def play(strategy: str, turns: list[str], echo: bool) -> StrategyTiming:
-    from agent.app.runtime import RuntimeOptions, build_runtime
+    from agent.runtime.single import RuntimeOptions, build_runtime
 
     runtime = build_runtime(RuntimeOptions(strategy=strategy, save=False))
     timing = StrategyTiming(strategy)

@@ -91,6 +91,8 @@ def serve_command(launch: Launch) -> list[str]:
         str(launch.state),
         "--slots",
         str(launch.slots),
+        "--parallel",
+        str(s.slots),
     ]
 
 
@@ -215,7 +217,8 @@ class LocalServer:
     def key(self) -> str:
         """What must match for a running server to be reused: model and server settings."""
         s = self.settings
-        return f"{self.spec.sha256}:{s.context_size}:{s.threads}:{s.max_tokens}:{s.temperature}"
+        key = f"{self.spec.sha256}:{s.context_size}:{s.threads}:{s.max_tokens}:{s.temperature}"
+        return key if s.slots == 1 else f"{key}:slots={s.slots}"
 
     @property
     def state_file(self) -> Path:
