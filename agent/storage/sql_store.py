@@ -397,9 +397,8 @@ class SessionWriter:
                 ],
             )
             end = self.saved_entries + len(entries)
-            answered = bool(session.transcript.entries) and (
-                session.transcript.entries[-1].kind == "assistant"
-            )
+            turn = session.transcript.entries[self._turn_start :]
+            answered = any(entry.kind == "assistant" for entry in turn)
             if turn_complete and self._turn_key is not None and answered:
                 tx.execute(
                     "INSERT INTO turn_keys (session, key, turn, first_seq, end_seq)"
