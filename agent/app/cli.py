@@ -97,8 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "bench",
         help="benchmarks: 'bench [context] [--json] [--plot F.png] ...' (context strategies, "
-        "the default), 'bench tools [--json]' (SymPy latency) or 'bench latency' (seconds per "
-        "turn on the configured model, per strategy); --help after any",
+        "the default), 'bench tools [--json]' (SymPy latency), 'bench latency' (seconds per "
+        "turn on the configured model, per strategy) or 'bench serve' (the HTTP service under "
+        "load and faults); --help after any",
         add_help=False,
     )
     return parser
@@ -111,6 +112,10 @@ def run_bench(rest: list[str]) -> int:
         from agent.app import latency
 
         return latency.main(rest[1:])
+    if rest[:1] == ["serve"]:
+        from agent.bench import serve_load
+
+        return serve_load.main(rest[1:])
     if rest[:1] == ["tools"]:
         from agent.bench import tools_latency as tools_bench
 
