@@ -214,7 +214,7 @@ def _percentile(values: list[float], share: float) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 async def _run(args: argparse.Namespace, workers: list[Worker], fault: Any) -> dict[str, Any]:
@@ -223,7 +223,9 @@ async def _run(args: argparse.Namespace, workers: list[Worker], fault: Any) -> d
     stats = Stats()
     total = args.sessions * args.turns
     deadline = time.monotonic() + args.timeout
-    limits = httpx.Limits(max_connections=args.sessions * 2, max_keepalive_connections=args.sessions)
+    limits = httpx.Limits(
+        max_connections=args.sessions * 2, max_keepalive_connections=args.sessions
+    )
     async with httpx.AsyncClient(limits=limits) as client:
         started = time.perf_counter()
 
@@ -234,7 +236,10 @@ async def _run(args: argparse.Namespace, workers: list[Worker], fault: Any) -> d
 
         injector = asyncio.create_task(faults()) if fault is not None else None
         sids = await asyncio.gather(
-            *(_session(client, workers, s, args.turns, stats, deadline) for s in range(args.sessions))
+            *(
+                _session(client, workers, s, args.turns, stats, deadline)
+                for s in range(args.sessions)
+            )
         )
         wall = time.perf_counter() - started
         if injector is not None:
@@ -242,9 +247,13 @@ async def _run(args: argparse.Namespace, workers: list[Worker], fault: Any) -> d
         reader = next(w for w in workers if w.alive)
         totals: Counter[str] = Counter()
         for session, sid in enumerate(sids):
-            response = await client.get(f"{reader.url}/api/sessions/{sid}/transcript", headers=HEADERS)
+            response = await client.get(
+                f"{reader.url}/api/sessions/{sid}/transcript", headers=HEADERS
+            )
             totals.update(check(response.json()["entries"], session, args.turns))
-    server_errors = sum(n for status, n in stats.statuses.items() if status >= 500 and status != 503)
+    server_errors = sum(
+        n for status, n in stats.statuses.items() if status >= 500 and status != 503
+    )
     return {
         "sessions": args.sessions,
         "turns_per_session": args.turns,
@@ -273,7 +282,9 @@ async def _run(args: argparse.Namespace, workers: list[Worker], fault: Any) -> d
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="math-agent bench serve", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="math-agent bench serve", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--turns", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)

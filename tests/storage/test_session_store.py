@@ -19,47 +19,14 @@ from agent.core.loop import Agent
 from agent.llm.replay import ScriptedResponder, serve
 from agent.messages import AssistantMessage, UserMessage
 from agent.runtime.process import checkpoint_hook
-from agent.storage.opening import open_store
 from agent.storage.records import SessionInUse
 from agent.storage.sql_store import SessionStore
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import done, solve, summary
 from tests.support import reference_llm
+from tests.support.databases import Backend
 
 ROOT = Path(__file__).parents[2]
-BACKENDS = ["sqlite", "postgresql"]
-
-
-class Backend:
-    """Where a test's sessions live: a SQLite file or a fresh PostgreSQL database."""
-
-    def __init__(self, kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
-        self.kind = kind
-        self.url = request.getfixturevalue("postgres_url") if kind == "postgresql" else None
-        self.db = tmp_path / "s.sqlite3"
-        self._opened: list[SessionStore] = []
-
-    def store(self, db: Path | None = None) -> SessionStore:
-        store = open_store(db or self.db, self.url)
-        self._opened.append(store)
-        return store
-
-    def env(self, db: Path | None = None) -> dict[str, str]:
-        """What a REPL process needs to use these sessions."""
-        if self.url is not None:
-            return {"MATH_AGENT_DATABASE_URL": self.url}
-        return {"MATH_AGENT_DB": str(db or self.db)}
-
-    def integrity(self, store: SessionStore) -> str:
-        return store.integrity_check() if self.kind == "sqlite" else "ok"  # type: ignore[attr-defined]
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest, tmp_path: Path):
-    chosen = Backend(request.param, tmp_path, request)
-    yield chosen
-    for store in chosen._opened:
-        store.close()
 
 
 class Stored:

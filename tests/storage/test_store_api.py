@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from agent.core.loop import Agent
 from agent.context.registry import make_strategy
+from agent.core.loop import Agent
 from agent.runtime.process import checkpoint_hook
 from agent.storage.records import NoSuchSession, SessionBusy, StaleSession
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import done
-from tests.storage.test_session_store import Backend, backend  # noqa: F401 (fixture)
+from tests.support.databases import Backend
 
 SQL_LIKE = "x'); DROP TABLE sessions; --"
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from agent.storage.opening import open_store
+from agent.storage.sql_store import SessionStore
 from agent.testing.postgres import PostgresServer, unavailable_reason
 
 TEST_URL_ENV = "MATH_AGENT_TEST_DATABASE_URL"
@@ -66,3 +68,34 @@ def postgres_server() -> Iterator[SharedServer]:
 def postgres_url(postgres_server: SharedServer) -> str:
     """A new, empty database of the test server."""
     return postgres_server.new_database()
+
+
+BACKENDS = ["sqlite", "postgresql"]
+
+
+class Backend:
+    """Where a test's sessions live: a SQLite file or a fresh PostgreSQL database."""
+
+    def __init__(self, kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+        self.kind = kind
+        self.url = request.getfixturevalue("postgres_url") if kind == "postgresql" else None
+        self.db = tmp_path / "s.sqlite3"
+        self._opened: list[SessionStore] = []
+
+    def store(self, db: Path | None = None) -> SessionStore:
+        store = open_store(db or self.db, self.url)
+        self._opened.append(store)
+        return store
+
+    def env(self, db: Path | None = None) -> dict[str, str]:
+        """What a REPL process needs to use these sessions."""
+        if self.url is not None:
+            return {"MATH_AGENT_DATABASE_URL": self.url}
+        return {"MATH_AGENT_DB": str(db or self.db)}
+
+    def close(self) -> None:
+        for store in self._opened:
+            store.close()
+
+    def integrity(self, store: SessionStore) -> str:
+        return store.integrity_check() if self.kind == "sqlite" else "ok"  # type: ignore[attr-defined]
