@@ -15,10 +15,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -28,6 +26,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from agent.testing.processes import child_env, free_port
 
 TOKEN = "bench-token-0123456789abcdef"
 HEADERS = {"Authorization": f"Bearer {TOKEN}"}
@@ -45,20 +45,9 @@ class Stats:
     done_turns: int = 0
 
 
-def _port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MATH_AGENT")}
-    return {**env, "MATH_AGENT_ENV_FILE": os.devnull, "MATH_AGENT_LOCAL": "0", **extra}
-
-
 class Worker:
     def __init__(self, model_url: str, database_url: str, log: Path, max_turns: int) -> None:
-        self.port = _port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.alive = True
         self._log = log.open("w")
@@ -66,7 +55,7 @@ class Worker:
             [sys.executable, "-m", "agent.app.cli", "serve", "--port", str(self.port),
              "--base-url", model_url, "--max-turns", str(max_turns), "--tool-workers", "2"],
             stdout=subprocess.DEVNULL, stderr=self._log,
-            env=_env(MATH_AGENT_DATABASE_URL=database_url, MATH_AGENT_TOKENS=f"bench:{TOKEN}",
+            env=child_env(MATH_AGENT_DATABASE_URL=database_url, MATH_AGENT_TOKENS=f"bench:{TOKEN}",
                      MATH_AGENT_RATE_LIMIT="1000000/minute"),
         )  # fmt: skip
 
@@ -309,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     model = subprocess.Popen(
         [sys.executable, "-m", "agent.testing.serve", "--script", "tagged",
          "--delay-ms", str(args.delay_ms)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=_env(),
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=child_env(),
     )  # fmt: skip
     workers: list[Worker] = []
     try:

@@ -69,27 +69,22 @@ class PostgresSessionStore(SessionStore):
         self.url = url
         self.location = shown_url(url)
         options = {"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S}
-        self._pool = ConnectionPool(
-            url,
-            min_size=1,
-            max_size=pool_size,
-            kwargs=options,
-            open=False,
-            check=ConnectionPool.check_connection,
-            timeout=CONNECT_TIMEOUT_S,
-            name="math-agent",
-        )
+
+        def pool(name: str, min_size: int, max_size: int) -> ConnectionPool:
+            return ConnectionPool(
+                url,
+                min_size=min_size,
+                max_size=max_size,
+                kwargs=options,
+                open=False,
+                check=ConnectionPool.check_connection,
+                timeout=CONNECT_TIMEOUT_S,
+                name=name,
+            )
+
+        self._pool = pool("math-agent", 1, pool_size)
         # Each held session lock keeps one of these until the turn ends.
-        self._locks = ConnectionPool(
-            url,
-            min_size=0,
-            max_size=lock_pool_size,
-            kwargs=options,
-            open=False,
-            check=ConnectionPool.check_connection,
-            timeout=CONNECT_TIMEOUT_S,
-            name="math-agent-locks",
-        )
+        self._locks = pool("math-agent-locks", 0, lock_pool_size)
         self._held: set[int] = set()
         try:  # one direct connection first: its failure says why (refused, no such database)
             with psycopg.connect(url, **options) as first, first.transaction():

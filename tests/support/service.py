@@ -4,9 +4,7 @@ processes, the app in this process, and reading a turn's Server-Sent Events."""
 from __future__ import annotations
 
 import json
-import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+from agent.testing.processes import child_env as clean_env
+from agent.testing.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKENS = {"alice": "alice-token-0123456789abcdef", "bob": "bob-token-0123456789abcdef00"}
@@ -27,17 +28,6 @@ def auth(user: str) -> dict[str, str]:
 
 def tokens_setting() -> str:
     return ",".join(f"{name}:{token}" for name, token in TOKENS.items())
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def clean_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MATH_AGENT")}
-    return {**env, "MATH_AGENT_ENV_FILE": os.devnull, "MATH_AGENT_LOCAL": "0", **extra}
 
 
 class ModelProcess:
