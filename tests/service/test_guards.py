@@ -220,3 +220,31 @@ def test_tokens_are_parsed_and_weak_ones_refused(tmp_path: Path, monkeypatch):
     )
     assert users.authenticate("e" * 20) is None and not users.open
     assert is_loopback("127.0.0.1") and is_loopback("::1") and not is_loopback("0.0.0.0")
+
+
+def test_serve_refuses_to_start_in_one_sentence_and_names_its_store(seed_model, tmp_path: Path):
+    import subprocess
+    import sys
+
+    from tests.support.service import ROOT, clean_env
+
+    def serve(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "agent.app.cli", "serve", "--base-url", seed_model.base_url, *args],
+            capture_output=True, text=True, cwd=ROOT, env=clean_env(**env), timeout=60,
+        )  # fmt: skip
+
+    down = serve(MATH_AGENT_DATABASE_URL="postgresql://u:secretpw@127.0.0.1:9/x")
+    assert down.returncode == 2 and down.stdout == ""
+    assert down.stderr.startswith(
+        "The session database postgresql://u:***@127.0.0.1:9/x is unreachable"
+    )
+    assert "secretpw" not in down.stderr and down.stderr.count("\n") == 1
+    open_to_all = serve("--host", "0.0.0.0")
+    assert open_to_all.returncode == 2
+    assert open_to_all.stderr.strip() == (
+        "Listening on 0.0.0.0 needs tokens: set MATH_AGENT_TOKENS (or MATH_AGENT_TOKENS_FILE), "
+        "or keep the default --host 127.0.0.1."
+    )
+    weak = serve(MATH_AGENT_TOKENS="alice:short")
+    assert weak.returncode == 2 and "shorter than 16" in weak.stderr
