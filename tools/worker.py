@@ -6,7 +6,7 @@ SIGKILL, which also frees whatever memory it grabbed.
 
 Design:
 
-* One persistent worker, started on first use (or by :func:`warm_up`) as
+* Persistent workers, started on first use (or by :func:`warm_up`) as
   ``python -c "...tools.worker._child_main(fd)"`` with a socketpair end passed as ``fd``.
   Requests go over it as ``(id, tool name, plain arguments)``; the worker answers
   ``(id, ToolResult)``, SymPy objects pickled back. A common call costs one round trip on the
@@ -18,8 +18,10 @@ Design:
 * Timeout: the parent waits on the socket for at most the limit; then it SIGKILLs the worker,
   starts a replacement at once (it imports SymPy while the caller carries on) and raises
   ToolTimeout. Waiting for a worker to start is not counted against the limit.
-* Threads: a lock serialises calls, so any thread may call; each call's limit starts when its
-  request is sent. After ``os.fork`` the child process forgets the parent's worker.
+* Threads: a pool of up to ``set_pool_size(n)`` workers (default 1); a call takes an idle
+  worker or waits for one, so any thread may call and n calls run at once; each call's limit
+  starts when its request is sent, and a timeout replaces only its own worker. After
+  ``os.fork`` the child process forgets the parent's workers.
 * Exit: an ``atexit`` hook stops the worker, and the worker exits by itself when its parent
   dies (it watches its parent pid), so none is left behind. The worker ignores SIGINT (Ctrl-C
   goes to the caller, which then kills the worker and re-raises).
@@ -187,35 +189,98 @@ class _Worker:
             self.process.wait(2)
 
 
-_lock = threading.Lock()
-_worker: _Worker | None = None
-_owner_pid = os.getpid()
+class _Pool:
+    """Up to `size` workers; a call takes an idle one (starting one if fewer exist) or waits.
+
+    A worker that times out or crashes is replaced alone: the calls of other sessions on
+    other workers go on. The REPL needs one; a service sets one per turn it runs at once.
+    """
+
+    def __init__(self, size: int = 1) -> None:
+        self.size = max(1, size)
+        self.idle: list[_Worker] = []
+        self.busy = 0
+        self.changed = threading.Condition()
+        self.owner_pid = os.getpid()
+
+    def take(self) -> _Worker:
+        reused: _Worker | None = None
+        with self.changed:
+            while not self.idle and self.busy >= self.size:
+                self.changed.wait()
+            if self.idle:
+                reused = self.idle.pop()
+            self.busy += 1
+        if reused is not None and reused.alive():
+            return reused
+        if reused is not None:
+            reused.stop()
+        try:
+            return _Worker()
+        except BaseException:
+            self.give_back(None)
+            raise
+
+    def give_back(self, worker: _Worker | None) -> None:
+        """Return a worker after a call (None: it was lost and not replaced)."""
+        surplus: _Worker | None = None
+        with self.changed:
+            self.busy -= 1
+            if worker is not None:
+                if len(self.idle) + self.busy >= self.size:
+                    surplus = worker  # the pool was made smaller meanwhile
+                else:
+                    self.idle.append(worker)
+            self.changed.notify()
+        if surplus is not None:
+            surplus.stop(graceful=True)
+
+    def replace(self, worker: _Worker) -> None:
+        """Kill a worker and put its successor in its place right away (it imports SymPy
+        while the caller carries on)."""
+        worker.stop()
+        try:
+            fresh: _Worker | None = _Worker()
+        except Exception:
+            fresh = None
+        self.give_back(fresh)
+
+    def resize(self, size: int) -> None:
+        with self.changed:
+            self.size = max(1, size)
+            surplus = self.idle[self.size :]
+            del self.idle[self.size :]
+            self.changed.notify_all()
+        for worker in surplus:
+            worker.stop(graceful=True)
+
+    def stop_all(self) -> None:
+        with self.changed:
+            idle, self.idle = self.idle, []
+        for worker in idle:
+            worker.stop(graceful=True)
+
+
+_pool = _Pool()
 _ids = itertools.count(1)
+_ids_lock = threading.Lock()
 _in_process = os.environ.get(IN_PROCESS_ENV, "").strip().lower() in {"1", "true", "yes"}
 
 
-def _current() -> _Worker:
-    """The live worker, starting one if needed (caller holds the lock)."""
-    global _worker, _owner_pid
-    if _owner_pid != os.getpid():
-        _worker, _owner_pid = None, os.getpid()
-    if _worker is not None and not _worker.alive():
-        _worker.stop()
-        _worker = None
-    if _worker is None:
-        _worker = _Worker()
-    return _worker
+def _current_pool() -> _Pool:
+    global _pool
+    if _pool.owner_pid != os.getpid():  # a forked child forgets its parent's workers
+        _pool = _Pool(_pool.size)
+    return _pool
 
 
-def _replace(worker: _Worker) -> None:
-    """Kill a worker and start its successor right away (caller holds the lock)."""
-    global _worker
-    worker.stop()
-    _worker = None
-    try:
-        _worker = _Worker()
-    except Exception:
-        _worker = None
+def set_pool_size(size: int) -> None:
+    """How many tool processes may run at once (default 1)."""
+    _current_pool().resize(size)
+
+
+def pool_size() -> int:
+    return _current_pool().size
 
 
 def set_in_process(enabled: bool) -> None:
@@ -225,88 +290,77 @@ def set_in_process(enabled: bool) -> None:
 
 
 def warm_up(wait: bool = False) -> None:
-    """Start the worker now so the first real call does not pay for the start-up."""
+    """Start a worker now so the first real call does not pay for the start-up."""
     if _in_process:
         return
-    with _lock:
-        worker = _current()
-        if wait:
-            worker.wait_ready(START_TIMEOUT)
+    pool = _current_pool()
+    worker = pool.take()
+    if wait and not worker.wait_ready(START_TIMEOUT):
+        pool.replace(worker)
+        return
+    pool.give_back(worker)
 
 
 def worker_pid() -> int | None:
-    """Process id of the current worker (for tests and diagnostics)."""
-    with _lock:
-        return _worker.process.pid if _worker is not None else None
+    """Process id of an idle worker (for tests and diagnostics)."""
+    pool = _current_pool()
+    with pool.changed:
+        return pool.idle[-1].process.pid if pool.idle else None
 
 
 def call(tool: str, kwargs: dict[str, Any], timeout: float | None = None) -> ToolResult:
-    """Run ``tool`` in the worker within ``timeout`` seconds; raises ToolTimeout past it."""
+    """Run ``tool`` in a worker within ``timeout`` seconds; raises ToolTimeout past it."""
     from tools import registry
 
     if _in_process:
         return registry.compute(tool, kwargs)
     seconds = limits.get_timeout(timeout)
-    with _lock:
-        worker = _current()
-        if not worker.wait_ready(START_TIMEOUT):
-            _replace(worker)
-            return ToolResult.failure(
-                tool,
-                registry.summarize(tool, kwargs),
-                "The math engine did not start in time; please try again.",
-            )
+    pool = _current_pool()
+    worker = pool.take()
+    if not worker.wait_ready(START_TIMEOUT):
+        pool.replace(worker)
+        return ToolResult.failure(
+            tool,
+            registry.summarize(tool, kwargs),
+            "The math engine did not start in time; please try again.",
+        )
+    with _ids_lock:
         request_id = next(_ids)
-        try:
-            worker.conn.send((request_id, tool, kwargs))
-            deadline = time.monotonic() + seconds
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or not worker.conn.poll(remaining):
-                    _replace(worker)
-                    what = _WHAT.get(tool, f"The {tool}")
-                    raise ToolTimeout(
-                        f"{what} took too long (over {seconds:g} s) and was stopped; try a "
-                        "simpler input or split the problem."
-                    )
-                answer_id, result = worker.conn.recv()
-                if answer_id == request_id:
-                    return result
-        except (EOFError, OSError):
-            _replace(worker)
-            return ToolResult.failure(
-                tool,
-                registry.summarize(tool, kwargs),
-                "The math engine crashed on this input (it may have run out of memory); "
-                "try a smaller or simpler input.",
-            )
-        except ToolTimeout:
-            raise
-        except BaseException:
-            _replace(worker)
-            raise
+    try:
+        worker.conn.send((request_id, tool, kwargs))
+        deadline = time.monotonic() + seconds
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not worker.conn.poll(remaining):
+                pool.replace(worker)
+                what = _WHAT.get(tool, f"The {tool}")
+                raise ToolTimeout(
+                    f"{what} took too long (over {seconds:g} s) and was stopped; try a "
+                    "simpler input or split the problem."
+                )
+            answer_id, result = worker.conn.recv()
+            if answer_id == request_id:
+                pool.give_back(worker)
+                return result
+    except (EOFError, OSError):
+        pool.replace(worker)
+        return ToolResult.failure(
+            tool,
+            registry.summarize(tool, kwargs),
+            "The math engine crashed on this input (it may have run out of memory); "
+            "try a smaller or simpler input.",
+        )
+    except ToolTimeout:
+        raise
+    except BaseException:
+        pool.replace(worker)
+        raise
 
 
 def shutdown() -> None:
-    """Stop the worker (registered with atexit; safe to call more than once)."""
-    global _worker
-    acquired = _lock.acquire(timeout=1.0)
-    try:
-        if _worker is not None and _owner_pid == os.getpid():
-            _worker.stop(graceful=True)
-        _worker = None
-    finally:
-        if acquired:
-            _lock.release()
-
-
-def _after_fork_in_child() -> None:
-    global _worker, _lock, _owner_pid
-    _worker = None
-    _lock = threading.Lock()
-    _owner_pid = os.getpid()
+    """Stop the idle workers (registered with atexit; safe to call more than once)."""
+    if _pool.owner_pid == os.getpid():
+        _pool.stop_all()
 
 
 atexit.register(shutdown)
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -3,7 +3,8 @@
 Run as a script (`python chat_probe.py --tree DIR ...`), never imported by the app: it puts
 DIR first on the import path, so the same file measures today's code and the code of an
 older commit checked out in a worktree (`math-agent bench latency --against COMMIT`). It
-therefore uses only what every commit since 2026-11-24 has: `build_runtime`,
+therefore uses only what every commit since 2026-11-24 has: `build_runtime` (in
+`agent.runtime.single`, earlier in `agent.app.runtime`),
 `RuntimeOptions`, `Agent.run_turn` (with `on_progress`, which streams answers as the REPL
 does), `Agent.tool_runner`, the model's `next_step` and its usage ledger.
 """
@@ -66,7 +67,10 @@ def _calls(ledger: Any, start: int) -> list[dict[str, Any]]:
 
 def play(messages: list[str], strategy: str | None, base_url: str | None) -> dict[str, Any]:
     """Each message through this checkout's runtime (the embedded model unless `base_url`)."""
-    from agent.app.runtime import RuntimeOptions, build_runtime
+    try:  # where the runtime lives since the service came (agent/runtime/)
+        from agent.runtime.single import RuntimeOptions, build_runtime
+    except ImportError:  # before it
+        from agent.app.runtime import RuntimeOptions, build_runtime  # type: ignore[no-redef]
 
     started = time.perf_counter()
     options = (

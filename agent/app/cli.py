@@ -87,12 +87,19 @@ def build_parser() -> argparse.ArgumentParser:
         "('eval [--set S] [--part dev|test] [--seed N | --seeds 1,2,3] [--subset ci] [--json]'; --help after it)",
         add_help=False,
     )
+    # `serve` parses its own options (agent.service.serve).
+    commands.add_parser(
+        "serve",
+        help="the HTTP service and chat page ('serve [--host H] [--port P] ...'; --help after it)",
+        add_help=False,
+    )
     # `bench` passes everything after it to the benchmark's own parser (see run_bench).
     commands.add_parser(
         "bench",
         help="benchmarks: 'bench [context] [--json] [--plot F.png] ...' (context strategies, "
-        "the default), 'bench tools [--json]' (SymPy latency) or 'bench latency' (seconds per "
-        "turn on the configured model, per strategy); --help after any",
+        "the default), 'bench tools [--json]' (SymPy latency), 'bench latency' (seconds per "
+        "turn on the configured model, per strategy) or 'bench serve' (the HTTP service under "
+        "load and faults); --help after any",
         add_help=False,
     )
     return parser
@@ -105,6 +112,10 @@ def run_bench(rest: list[str]) -> int:
         from agent.app import latency
 
         return latency.main(rest[1:])
+    if rest[:1] == ["serve"]:
+        from agent.bench import serve_load
+
+        return serve_load.main(rest[1:])
     if rest[:1] == ["tools"]:
         from agent.bench import tools_latency as tools_bench
 
@@ -119,6 +130,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["bench"]:
         return run_bench(argv[1:])
+    if argv[:1] == ["serve"]:
+        from agent.service import serve
+
+        return serve.main(argv[1:])
     if argv[:1] == ["eval"]:
         from agent.app import evaluate
 
@@ -129,9 +144,9 @@ def main(argv: list[str] | None = None) -> int:
         return doctor.main(argv[1:])
     args = build_parser().parse_args(argv)
     from agent.app.repl import ask, chat
-    from agent.app.runtime import RuntimeOptions, build_runtime
     from agent.context.registry import DEFAULT_STRATEGY
     from agent.errors import AgentError
+    from agent.runtime.single import RuntimeOptions, build_runtime
 
     options = RuntimeOptions(
         strategy=(f"{args.strategy or DEFAULT_STRATEGY}+facts" if args.facts else args.strategy),

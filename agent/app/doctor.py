@@ -18,7 +18,7 @@ from agent.errors import AgentError
 from agent.llm.providers import PROVIDER_CHOICES, Provider
 
 if TYPE_CHECKING:
-    from agent.app.runtime import Runtime
+    from agent.runtime.single import Runtime
 
 PROBE = "what is 2 + 3?"
 
@@ -61,7 +61,7 @@ def _served_context(base_url: str) -> int | None:
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("BAML_LOG", "error")
     args = build_parser().parse_args(argv)
-    from agent.app.runtime import RuntimeOptions, build_runtime
+    from agent.runtime.single import RuntimeOptions, build_runtime
 
     def line(label: str, value: str) -> None:
         print(f"{label:<10} {value}", flush=True)

@@ -21,12 +21,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from agent.app.eval_tables import print_misses, print_spread, print_table, turn_label
-from agent.app.pretty import RAW_MARKERS
 from agent.app.render import readable
 from agent.app.repl import run_supervised
-from agent.app.runtime import Runtime, RuntimeOptions, build_runtime, choose_strategy
 from agent.context.registry import STRATEGIES, make_strategy
 from agent.core.loop import Agent, TurnResult
+from agent.display.pretty import RAW_MARKERS
 from agent.errors import AgentError
 from agent.eval.cases import (
     CI_PART,
@@ -53,6 +52,7 @@ from agent.eval.report import (
 from agent.eval.runner import TurnOutcome, TurnRunner, run_cases
 from agent.llm.local.start_state import ConversationStart, StartStateError
 from agent.llm.model import BamlMathModel
+from agent.runtime.single import Runtime, RuntimeOptions, build_runtime, choose_strategy
 
 # Sessions are played once per strategy; these unless --strategy says otherwise.
 SESSION_STRATEGIES = ("none", "window", "ledger")
@@ -161,7 +161,7 @@ class SlotReset:
         start = self.starts.get(server.root_url)
         if start is None:  # a restarted server has a new address and no saved state
             start = ConversationStart(
-                server.root_url, lambda: model.request_body([]), server.slots, server.key
+                server.root_url, lambda: model.request_body([]), server.saved_states, server.key
             )
             self.starts[server.root_url] = start
         try:

@@ -7,7 +7,6 @@ terminal, rich drops colour by itself, so piped output stays plain text.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from rich.console import Console, Group
 from rich.live import Live
@@ -18,16 +17,16 @@ from rich.text import Text
 
 from agent.accounting.ledger import UsageLedger
 from agent.accounting.savings import HistorySaving
-from agent.app.pretty import pretty
 from agent.core.loop import Agent, TurnResult
 from agent.core.session import Session, context_tokens
 from agent.core.transcript import CompactionRecord
+from agent.display.pretty import pretty
 from agent.llm.model import StepProgress
 from agent.messages import (
     ToolCall,
     ToolResultMessage,
 )
-from agent.storage.session_store import SessionInfo
+from agent.storage.records import SessionInfo
 
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -40,7 +39,7 @@ def shown(text: str) -> str:
 
 def displayed(text: str, raw: bool = False) -> str:
     """A stored answer or tool line as the terminal shows it: math as people write it
-    (`agent.app.pretty`), or with `raw` the text exactly as stored, to copy; safe either way."""
+    (`agent.display.pretty`), or with `raw` the text exactly as stored, to copy; safe either way."""
     return shown(text if raw else readable(text))
 
 
@@ -215,9 +214,9 @@ def print_tokens(
 
 
 def print_sessions(
-    console: Console, sessions: list[SessionInfo], current: str | None, path: Path
+    console: Console, sessions: list[SessionInfo], current: str | None, where: str
 ) -> None:
-    table = Table(title=f"Saved sessions ({path})")
+    table = Table(title=f"Saved sessions ({where})")
     for column in ("name", "updated", "turns", "entries", "tokens in", "tokens out", ""):
         table.add_column(column, justify="right" if column.startswith(("t", "e")) else "left")
     for info in sessions:

@@ -16,8 +16,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from agent.app import plot_drawing, plotting
-from agent.app.export import transcript_markdown
 from agent.app.render import (
     LiveTurn,
     print_history,
@@ -26,11 +24,13 @@ from agent.app.render import (
     print_turn,
     shown,
 )
-from agent.app.runtime import Runtime
 from agent.context.registry import STRATEGIES, make_strategy
 from agent.core.loop import Agent, CancelToken, TurnResult
+from agent.display import plot_drawing, plotting
+from agent.display.export import transcript_markdown
 from agent.llm.model import ProgressObserver
 from agent.messages import ToolCall, ToolResultMessage
+from agent.runtime.single import Runtime
 from agent.workspace.record import build
 
 HELP = """\
@@ -68,15 +68,20 @@ def run_turn_cancellable(
     on_tool: Callable[[ToolCall, ToolResultMessage], None] | None = None,
     on_cancel: Callable[[], None] | None = None,
     on_progress: ProgressObserver | None = None,
+    run: Callable[[CancelToken], TurnResult] | None = None,
 ) -> TurnResult:
-    """Run one turn in a worker thread; Ctrl-C cancels it and we wait for the rollback."""
+    """Run one turn in a worker thread (`run`, default: the agent's own); Ctrl-C cancels it
+    and we wait for the rollback."""
     cancel = CancelToken()
     box: dict[str, TurnResult] = {}
     finished = threading.Event()
 
     def work() -> None:
         try:
-            box["result"] = agent.run_turn(text, cancel, on_tool, on_progress)
+            if run is not None:
+                box["result"] = run(cancel)
+            else:
+                box["result"] = agent.run_turn(text, cancel, on_tool, on_progress)
         except Exception as exc:  # run_turn promises not to raise; if it does, keep the REPL
             detail = " ".join(str(exc).split())[:200]
             box["result"] = TurnResult(
@@ -106,20 +111,19 @@ def run_supervised(
     on_progress: ProgressObserver | None = None,
     agent: Agent | None = None,
 ) -> TurnResult:
-    """A turn of `agent` (default: the runtime's); when it failed because the embedded
-    model's server died, the server is restarted, the user told in one line (`notify`), and
-    the turn (rolled back) retried once."""
+    """A turn of `agent` (default: the runtime's) through the process runtime, which
+    restarts a dead embedded server, says so in one line (`notify`) and retries once."""
     agent = agent if agent is not None else runtime.agent
-    result = run_turn_cancellable(agent, text, on_tool, on_cancel, on_progress)
-    if result.error is None:
-        return result
-    note = runtime.revive_local_server()
-    if note is None:
-        return result
-    notify(note)
-    if runtime.local_server is None:  # could not restart: the first failure stands
-        return result
-    return run_turn_cancellable(agent, text, on_tool, on_cancel, on_progress)
+    process = runtime.process
+    if process is None:
+        return run_turn_cancellable(agent, text, on_tool, on_cancel, on_progress)
+
+    def run(cancel: CancelToken) -> TurnResult:
+        return process.turn(
+            agent, text, cancel, on_tool, on_progress, session=runtime.name or "", notify=notify
+        )
+
+    return run_turn_cancellable(agent, text, on_tool, on_cancel, on_progress, run=run)
 
 
 class Repl:
@@ -247,14 +251,14 @@ class Repl:
         if store is None:
             self.console.print("This conversation is not being saved (--no-save).")
             return
-        print_sessions(self.console, store.sessions(), store.name, store.path)
+        print_sessions(self.console, store.sessions(), self.runtime.name, store.describe())
 
     def _export(self, target: str) -> None:
         if not target:
             self.console.print("Say where: /export FILE.md")
             return
         path = Path(target).expanduser()
-        title = self.runtime.store.name if self.runtime.store else "unsaved"
+        title = self.runtime.name or "unsaved"
         try:
             path.write_text(transcript_markdown(self.agent.session, title), encoding="utf-8")
         except OSError as exc:
@@ -328,9 +332,8 @@ class Repl:
         if result.error:
             self.failures += 1
         print_turn(self.console, result, details=self.interactive, raw=self.raw)
-        store = self.runtime.store
-        if store is not None and store.last_error:
-            self.console.print(f"[red]{escape(store.last_error)}[/]")
+        if (problem := self.runtime.last_save_error) is not None:
+            self.console.print(f"[red]{escape(problem)}[/]")
 
     def handle(self, line: str) -> bool:
         """One input line: a command or a message. False means leave."""
@@ -362,8 +365,8 @@ class Repl:
             state = "resumed" if self.runtime.resumed else "new"
             turns = self.agent.model.ledger.turn
             self.console.print(
-                f"[dim]session {escape(store.name or '')} ({state}, {turns} turns) · "
-                f"saved in {escape(str(store.path))}[/]"
+                f"[dim]session {escape(self.runtime.name or '')} ({state}, {turns} turns) · "
+                f"saved in {escape(store.location)}[/]"
             )
         self.console.print(
             f"[dim]context strategy: {strategy} (compaction {compaction}) · "

@@ -90,6 +90,9 @@ class TurnResult:
     llm_calls: int = 0
     compaction: CompactionRecord | None = None
     error: str | None = None
+    # What kind of failure `error` is (agent.errors.AgentError.kind, "internal",
+    # "message_too_long"), for programs; None when the turn succeeded.
+    error_kind: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -198,11 +201,12 @@ class Agent:
                 raise TurnCancelled()
             result.reply = self._steps(user, cancel, result, on_tool, on_progress)
         except AgentError as exc:
-            self._fail(start_length, result, exc.message)
+            self._fail(start_length, result, exc.message, exc.kind)
         except KeyboardInterrupt:
-            self._fail(start_length, result, TurnCancelled().message)
+            self._fail(start_length, result, TurnCancelled().message, TurnCancelled.kind)
         except Exception as exc:  # a bug of ours must not cost the user the conversation
-            self._fail(start_length, result, f"Internal error ({type(exc).__name__}: {exc}).")
+            error = f"Internal error ({type(exc).__name__}: {exc})."
+            self._fail(start_length, result, error, "internal")
         if result.reply is not None and self.compaction_enabled:
             result.compaction = self.compact("turn_end")
         result.input_tokens, result.output_tokens = self.model.ledger.totals(turn=turn)
@@ -221,13 +225,14 @@ class Agent:
         )
         self.session.record(UserMessage(text=text[:500] + " … (cut)"))
         self.session.record(ErrorRecord(text=message))
-        return TurnResult(reply=None, error=message)
+        return TurnResult(reply=None, error=message, error_kind="message_too_long")
 
-    def _fail(self, start_length: int, result: TurnResult, message: str) -> None:
+    def _fail(self, start_length: int, result: TurnResult, message: str, kind: str) -> None:
         """Roll the working context back to the start of the turn; the transcript keeps all."""
         self.session.rollback(start_length)
         self.session.record(ErrorRecord(text=message))
         result.error = message
+        result.error_kind = kind
         result.reply = None
         result.tool_runs.clear()
 

@@ -2,7 +2,7 @@
 
 Resolution order: explicit flags (`--provider`, `--base-url`), then MATH_AGENT_PROVIDER, then
 MATH_AGENT_BASE_URL, then OPENROUTER_API_KEY, then OPENAI_API_KEY, and last the embedded local
-model (the optional `local` extra; its server starts in agent.app.runtime, not here, so resolving
+model (the optional `local` extra; its server starts in agent.runtime.process, not here, so resolving
 stays cheap). `.env` is loaded here with python-dotenv (BAML never reads it), before the
 first BAML call. The chosen endpoint is registered under the name of the `.baml` client,
 `MathAgentLLM`, so every function uses it with the retry policy and timeouts defined here.
@@ -206,7 +206,7 @@ def resolve_provider(
 def local_provider(source: str, fallback: bool) -> Provider:
     """The embedded model, if the `local` extra and the model are there; else NO_PROVIDER.
 
-    Cheap: nothing is assembled or started here (agent.app.runtime does that, with progress).
+    Cheap: nothing is assembled or started here (agent.runtime.process does that, with progress).
     """
     from agent.llm.local.launch import unavailable_reason
     from agent.llm.local.settings import LOCAL_MODEL, LOCAL_SETTINGS

@@ -12,14 +12,14 @@ import pytest
 from rich.console import Console
 
 import tools
-from agent.app import plot_drawing, plotting
-from agent.app.plotting import Plot, PlotError, PlotRequest, make_plot, parse_request
 from agent.app.repl import Repl
-from agent.app.runtime import Runtime
 from agent.context.registry import make_strategy
 from agent.core.loop import Agent
+from agent.display import plot_drawing, plotting
+from agent.display.plotting import Plot, PlotError, PlotRequest, make_plot, parse_request
 from agent.llm.providers import Provider
 from agent.messages import ToolCall, ToolResultMessage, UserMessage
+from agent.runtime.single import Runtime
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import done, evaluate, solve
 from agent.workspace.record import Item, Workspace, build

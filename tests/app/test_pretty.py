@@ -14,13 +14,13 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from agent.app.pretty import RAW_MARKERS, pretty
 from agent.app.render import displayed
 from agent.app.repl import Repl
-from agent.app.runtime import Runtime
 from agent.context.registry import make_strategy
 from agent.core.loop import Agent
+from agent.display.pretty import RAW_MARKERS, pretty
 from agent.llm.providers import Provider
+from agent.runtime.single import Runtime
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import done, solve
 from tools.parsing import parse_expression

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from agent.app.runtime import RuntimeOptions, choose_strategy
 from agent.errors import AgentError
 from agent.llm.local import launch
 from agent.llm.local import weights as model
 from agent.llm.local.settings import LOCAL_MODEL, LOCAL_SETTINGS, ModelSpec
 from agent.llm.providers import NO_PROVIDER, OPENAI_URL, resolve_provider
+from agent.runtime.single import RuntimeOptions, choose_strategy
 
 ROOT = Path(__file__).parents[2]
 

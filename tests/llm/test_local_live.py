@@ -12,11 +12,11 @@ import time
 
 import pytest
 
-from agent.app.runtime import RuntimeOptions, build_runtime
 from agent.eval.cases import load_set
 from agent.eval.runner import run_cases
 from agent.llm.local.launch import unavailable_reason
 from agent.processes import pid_alive
+from agent.runtime.single import RuntimeOptions, build_runtime
 
 pytestmark = pytest.mark.live
 

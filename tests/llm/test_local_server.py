@@ -260,8 +260,8 @@ def test_ctrl_c_while_loading_leaves_nothing(stub, state: Path) -> None:
 def test_runtime_starts_the_local_server_and_close_stops_it(
     stub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agent.app.runtime import RuntimeOptions, build_runtime
     from agent.llm.local import launch
+    from agent.runtime.single import RuntimeOptions, build_runtime
 
     xdg = tmp_path / "xdg"
     monkeypatch.setenv("XDG_STATE_HOME", str(xdg))
@@ -287,8 +287,8 @@ def test_a_killed_server_is_restarted_and_the_turn_retried_once(
     """As an out-of-memory killer would: SIGKILL mid-session. The next message restarts the
     server, says so in one line, and is answered; nothing tells the user to start a server."""
     from agent.app.repl import run_supervised
-    from agent.app.runtime import RuntimeOptions, build_runtime
     from agent.llm.local import launch
+    from agent.runtime.single import RuntimeOptions, build_runtime
 
     xdg = tmp_path / "xdg"
     monkeypatch.setenv("XDG_STATE_HOME", str(xdg))

@@ -175,7 +175,7 @@ def _runtime(url: str) -> SimpleNamespace:
     provider = Provider("local", f"{url}/v1", "m", None, "test", small_model=True)
     model = BamlMathModel(provider.client_registry(), provider.base_url)
     return SimpleNamespace(
-        local_server=SimpleNamespace(root_url=url, slots=None, key="k"),
+        local_server=SimpleNamespace(root_url=url, saved_states=None, key="k"),
         agent=SimpleNamespace(model=model),
     )
 

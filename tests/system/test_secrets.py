@@ -41,8 +41,8 @@ KEY = "sk-test-FAKEKEY-0123456789abcdef0123"
 # Pieces that would betray a partly masked or re-encoded key.
 FRAGMENTS = (KEY, "FAKEKEY-0123456789", "0123456789abcdef0123")
 ROOT = Path(__file__).parents[2]
-HAS_STORE = importlib.util.find_spec("agent.storage.session_store") is not None
-HAS_EXPORT = importlib.util.find_spec("agent.app.export") is not None
+HAS_STORE = importlib.util.find_spec("agent.storage.sqlite_store") is not None
+HAS_EXPORT = importlib.util.find_spec("agent.display.export") is not None
 
 MASKED_401 = {
     "error": {

@@ -50,9 +50,9 @@ class Launch:
     leases: Path
     lock: Path
     state: Path
-    # Where the server saves its slot's states (`agent.llm.local.start_state`); it outlives
+    # Where the server saves its slots' states (`agent.llm.local.start_state`); it outlives
     # the server, so the next one starts with the fixed prompt already read.
-    slots: Path
+    saved_states: Path
 
 
 CommandFactory = Callable[[Launch], list[str]]
@@ -88,7 +88,9 @@ def serve_command(launch: Launch) -> list[str]:
         "--state",
         str(launch.state),
         "--slots",
-        str(launch.slots),
+        str(launch.saved_states),
+        "--parallel",
+        str(s.slots),
     ]
 
 
@@ -192,10 +194,10 @@ class LocalServer:
         command: CommandFactory = serve_command,
         directory: Path | None = None,
         on_wait: Callable[[float], None] | None = None,
-        slots: Path | None = None,
+        saved_states: Path | None = None,
     ) -> None:
         self.model_path = model_path
-        self.slots = slots or model_path.parent / "slots"
+        self.saved_states = saved_states or model_path.parent / "slots"
         self.spec = spec
         self.settings = settings
         self.command = command
@@ -215,7 +217,8 @@ class LocalServer:
     def key(self) -> str:
         """What must match for a running server to be reused: model and server settings."""
         s = self.settings
-        return f"{self.spec.sha256}:{s.context_size}:{s.threads}:{s.max_tokens}:{s.temperature}"
+        key = f"{self.spec.sha256}:{s.context_size}:{s.threads}:{s.max_tokens}:{s.temperature}"
+        return key if s.slots == 1 else f"{key}:slots={s.slots}"
 
     @property
     def state_file(self) -> Path:
@@ -294,7 +297,7 @@ class LocalServer:
                 instance / "clients",
                 self.lock_file,
                 self.state_file,
-                self.slots,
+                self.saved_states,
             )
             log = instance / "server.log"
             started = time.monotonic()

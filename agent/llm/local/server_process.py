@@ -106,6 +106,15 @@ def slot_save_path(slots: Path) -> str:
     return os.path.join(str(slots), "")
 
 
+def configure_slots(params: object, context: int, parallel: int) -> None:
+    """`parallel` slots, each keeping a whole context of `context` tokens for its own
+    conversation (llama.cpp divides `n_ctx` among the slots), so a session that comes back to
+    its slot finds its prompt cached (agent.llm.local.slots). One slot: the REPL's setting."""
+    parallel = max(1, parallel)
+    params.n_parallel = parallel  # type: ignore[attr-defined]
+    params.n_ctx = context * parallel  # type: ignore[attr-defined]
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m agent.llm.local.server_process")
     parser.add_argument("--model", required=True, type=Path)
@@ -120,6 +129,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--lock", type=Path)
     parser.add_argument("--state", type=Path)
     parser.add_argument("--slots", type=Path, help="where the slot's saved states go")
+    parser.add_argument("--parallel", type=int, default=1, help="slots serving requests at once")
     return parser.parse_args(argv)
 
 
@@ -134,8 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     params.model_alias = {args.alias}
     params.hostnames = [args.host]
     params.port = args.port
-    params.n_ctx = args.ctx
-    params.n_parallel = 1  # one slot keeps the whole context for one conversation
+    configure_slots(params, args.ctx, args.parallel)
     params.n_predict = args.max_tokens
     params.cpuparams.n_threads = args.threads
     params.cpuparams_batch.n_threads = args.threads

@@ -77,6 +77,9 @@ class GenerationSettings:
     # tokens is ~230 MB for this model.
     context_size: int = 8192
     threads: int = field(default_factory=_default_threads)
+    # Parallel slots (llama.cpp `n_parallel`), each with the whole context: the REPL needs
+    # one; `math-agent serve --slots N` serves N sessions at once, each warm on its own slot.
+    slots: int = 1
     # Reading a full context on a small CPU takes minutes.
     request_timeout_ms: int = 300_000
     # Loading takes seconds from a warm page cache, longer from a cold one.

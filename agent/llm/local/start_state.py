@@ -69,15 +69,17 @@ class ConversationStart:
         prompt_body: Callable[[], dict[str, object]],
         directory: Path | None = None,
         key: str = "",
+        slot: int = SLOT,
     ) -> None:
         self.root_url = root_url.rstrip("/")
         self.prompt_body = prompt_body
         self.directory = directory
         self.key = key
+        self.slot = slot
         self.saved = False
 
     def _slot(self, action: str, body: dict[str, object] | None = None) -> None:
-        _post(f"{self.root_url}/slots/{SLOT}?action={action}", body or {})
+        _post(f"{self.root_url}/slots/{self.slot}?action={action}", body or {})
 
     def filename(self) -> str:
         """`start-<digest>.bin`: the digest of the prompt and `key`."""
@@ -88,6 +90,7 @@ class ConversationStart:
         """Evaluate the system prompt from an empty slot and save the result."""
         self._slot("erase")
         body = {**self.prompt_body(), "max_tokens": 1, "stream": False, "cache_prompt": True}
+        body["id_slot"] = self.slot
         body.pop("stream_options", None)
         _post(f"{self.root_url}/v1/chat/completions", body)
         self._slot("save", {"filename": self.filename()})
@@ -108,6 +111,10 @@ class ConversationStart:
             except StartStateError:
                 pass  # a file another build cannot read: made again below
         self.prepare()
+
+    def on_slot(self, slot: int) -> ConversationStart:
+        """The same start, for another of the server's slots."""
+        return ConversationStart(self.root_url, self.prompt_body, self.directory, self.key, slot)
 
     def restore(self) -> None:
         """Before a conversation: the slot holds the saved start again (made on first use)."""

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
-from agent.app.plotting import Mark, MarkKind, Plot, PlotError
-from agent.app.pretty import pretty
+from agent.display.plotting import Mark, MarkKind, Plot, PlotError
+from agent.display.pretty import pretty
 
 IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
 MATPLOTLIB_HINT = (
@@ -119,6 +120,25 @@ def save_image(plot: Plot, target: str) -> Path:
     path = Path(target).expanduser()
     if path.suffix.lower() not in IMAGE_SUFFIXES:
         raise PlotError(f"Say where, with a .png (or .svg, .pdf) name: /plot save {path}.png")
+    figure = _figure(plot)
+    try:
+        figure.savefig(path, dpi=120)
+    except OSError as exc:
+        raise PlotError(f"Could not write {path}: {exc.strerror or exc}.") from None
+    return path
+
+
+def png_bytes(plot: Plot) -> bytes:
+    """The same image as `save_image`, as PNG bytes (the chat page shows it)."""
+    import io
+
+    buffer = io.BytesIO()
+    _figure(plot).savefig(buffer, format="png", dpi=100)
+    return buffer.getvalue()
+
+
+def _figure(plot: Plot) -> Any:
+    """The matplotlib figure of a plot: its curves and the workspace's marks on them."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
@@ -145,8 +165,4 @@ def save_image(plot: Plot, target: str) -> Path:
     axes.set_xlabel(", ".join(plot.variables))
     axes.grid(alpha=0.3)
     axes.legend()
-    try:
-        figure.savefig(path, dpi=120)
-    except OSError as exc:
-        raise PlotError(f"Could not write {path}: {exc.strerror or exc}.") from None
-    return path
+    return figure

@@ -6,7 +6,7 @@ resolver (`agent.workspace.resolve`), reads it with the project's safe parser (n
 samples it with plain float evaluation (SymPy `lambdify` to `math`, `mpmath` for the rest), and
 marks what the workspace already knows about each function: its roots, and the points where
 it was evaluated. This data (`Plot`) is computed apart from the drawing
-(`agent.app.plot_drawing`), so tests check the numbers, and the terminal chart and the image
+(`agent.display.plot_drawing`), so tests check the numbers, and the terminal chart and the image
 are drawn from the same data.
 
 Plain float evaluation instead of numpy: numpy is not a core dependency, and 401 samples are
@@ -24,7 +24,7 @@ from typing import Literal
 
 import sympy as sp
 
-from agent.app.pretty import pretty
+from agent.display.pretty import pretty
 from agent.workspace.record import Item, Workspace
 from agent.workspace.resolve import ReferenceProblem, resolve_math
 from agent.workspace.results import CRITICAL_POINTS
