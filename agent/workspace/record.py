@@ -11,6 +11,7 @@ compaction and a restart, and gives the same ids every time.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -311,19 +312,31 @@ def same_math(a: sp.Expr, b: sp.Expr, up_to_sign: bool = True) -> bool:
         return False
     if a == b or (up_to_sign and a == -b):
         return True
-    symbols = sorted(a.free_symbols, key=str)
+    values_a, values_b = _probe_values(a), _probe_values(b)
+    if values_a is None or values_b is None:
+        return False
     signs = {1, -1} if up_to_sign else {1}
-    for shift, probe in enumerate(_PROBES):
-        point = {s: probe + k for k, s in enumerate(symbols, start=shift)}
-        try:
-            va, vb = complex(a.evalf(30, subs=point)), complex(b.evalf(30, subs=point))
-        except (TypeError, ValueError, ZeroDivisionError):
-            return False
+    for va, vb in zip(values_a, values_b, strict=True):
         scale = max(1.0, abs(va), abs(vb))
         signs = {s for s in signs if abs(va - s * vb) <= 1e-12 * scale}
         if not signs:
             return False
     return True
+
+
+@lru_cache(maxsize=8192)
+def _probe_values(expr: sp.Expr) -> tuple[complex, ...] | None:
+    """An expression's values at the probe points (None where one is undefined): computed
+    once per expression, since a call's math is compared with every item of a long chat."""
+    symbols = sorted(expr.free_symbols, key=str)
+    values = []
+    for shift, probe in enumerate(_PROBES):
+        point = {s: probe + k for k, s in enumerate(symbols, start=shift)}
+        try:
+            values.append(complex(expr.evalf(30, subs=point)))
+        except (TypeError, ValueError, ZeroDivisionError):
+            return None
+    return tuple(values)
 
 
 def _variable_of(result: ToolResultMessage) -> str | None:
@@ -431,27 +444,71 @@ def _result_item(
     )
 
 
+class _Builder:
+    """The workspace of one conversation, read message by message; `seen` are the messages
+    read so far (the same objects: a transcript only grows, so the next build reads only
+    what was appended since)."""
+
+    def __init__(self) -> None:
+        self.workspace = Workspace()
+        self.calls: dict[str, ToolCall] = {}
+        self.seen: list[Message] = []
+
+    def continues(self, conversation: list[Message]) -> bool:
+        """Does `conversation` start with every message read so far (the very objects)?"""
+        return len(conversation) >= len(self.seen) and all(
+            a is b for a, b in zip(self.seen, conversation, strict=False)
+        )
+
+    def read(self, conversation: list[Message]) -> Workspace:
+        workspace = self.workspace
+        for place in range(len(self.seen), len(conversation)):
+            message = conversation[place]
+            if isinstance(message, UserMessage):
+                workspace.add_captured(message.text, place)
+            elif isinstance(message, ToolCall):
+                self.calls[message.call_id] = message
+            elif isinstance(message, ToolResultMessage) and message.item is not None:
+                number = int(message.item.lstrip("#"))
+                if number >= workspace.next_number and message.values:
+                    call = self.calls.get(message.call_id)
+                    workspace.add(_result_item(number, call, message, workspace, place))
+            elif (
+                isinstance(message, AssistantMessage)
+                and message.note
+                and message.note not in workspace.notes
+            ):
+                workspace.notes.append(message.note)
+            self.seen.append(message)
+        # A copy: what a caller holds does not change when the conversation grows.
+        return Workspace(items=list(workspace.items), notes=list(workspace.notes))
+
+
+# The conversations read most recently (the agent rebuilds its workspace before each call):
+# a conversation that grew is read from where it was left, not from its start.
+_BUILDERS: list[_Builder] = []
+_BUILDERS_KEPT = 4
+_BUILDERS_LOCK = threading.Lock()
+
+
 def build(conversation: Iterable[Message]) -> Workspace:
-    """The workspace of a conversation, in its order (the same messages give the same ids)."""
-    workspace = Workspace()
-    calls: dict[str, ToolCall] = {}
-    for place, message in enumerate(conversation):
-        if isinstance(message, UserMessage):
-            workspace.add_captured(message.text, place)
-        elif isinstance(message, ToolCall):
-            calls[message.call_id] = message
-        elif isinstance(message, ToolResultMessage) and message.item is not None:
-            number = int(message.item.lstrip("#"))
-            if number >= workspace.next_number and message.values:
-                call = calls.get(message.call_id)
-                workspace.add(_result_item(number, call, message, workspace, place))
-        elif (
-            isinstance(message, AssistantMessage)
-            and message.note
-            and message.note not in workspace.notes
-        ):
-            workspace.notes.append(message.note)
-    return workspace
+    """The workspace of a conversation, in its order (the same messages give the same ids).
+
+    Reading a message can cost SymPy work (capture parses the person's math; a result is
+    compared with the person's items), so a conversation read before is continued, not read
+    again: the agent calls this before every LLM call of a long chat."""
+    messages = list(conversation)
+    if not messages:
+        return Workspace()
+    with _BUILDERS_LOCK:
+        builder = next((b for b in _BUILDERS if b.seen and b.continues(messages)), None)
+        if builder is None:
+            builder = _Builder()
+        else:
+            _BUILDERS.remove(builder)
+        _BUILDERS.insert(0, builder)
+        del _BUILDERS[_BUILDERS_KEPT:]
+        return builder.read(messages)
 
 
 def ids_in(text: str) -> list[int]:

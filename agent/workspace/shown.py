@@ -16,6 +16,7 @@ part of the cached prefix too.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -90,9 +91,9 @@ def _announcements(
         if item.message < first or not shown_places:
             hidden.append(item)
             continue
-        at = next((p for p in shown_places if p >= item.message), None)
-        if at is not None:
-            announced.setdefault(at, []).append(item)
+        index = bisect_left(shown_places, item.message)
+        if index < len(shown_places):
+            announced.setdefault(shown_places[index], []).append(item)
     return announced, hidden
 
 
