@@ -14,6 +14,7 @@ import re
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import lru_cache
 
 import sympy as sp
@@ -56,6 +57,8 @@ class Item:
     source: int | None = None
     # The place in the conversation of the message it came from (what a turn added).
     message: int | None = None
+    # When the person's message that wrote it was sent (its identity across copies).
+    said_at: datetime | None = None
 
     @property
     def id(self) -> str:
@@ -115,9 +118,11 @@ class Workspace:
         self.items.append(item)
         return item
 
-    def add_captured(self, text: str, message: int | None = None) -> list[Item]:
+    def add_captured(
+        self, text: str, message: int | None = None, said_at: datetime | None = None
+    ) -> list[Item]:
         """The person's math of one message, each piece once (math already held is kept);
-        `message`: that message's place in the conversation."""
+        `message`: that message's place in the conversation, `said_at` when it was sent."""
         known = {n: i.body for n, i in self.names.items() if i.kind == "function"}
         added = []
         for piece in capture(text, known):
@@ -136,6 +141,7 @@ class Workspace:
                         name=piece.name,
                         params=piece.params,
                         message=message,
+                        said_at=said_at,
                     )
                 )
             )
@@ -164,6 +170,11 @@ class Workspace:
         the workspace's own words for a result ("2nd derivative of q") name it."""
         said = " ".join(text.split()).lower()
         return next((i for i in reversed(self.items) if i.origin.lower() == said), None)
+
+    def said_in(self, messages: Iterable[UserMessage]) -> tuple[str, ...]:
+        """The ids of the math the person wrote in these messages (any copies of them)."""
+        moments = {m.at for m in messages}
+        return tuple(i.id for i in self.items if i.said_at is not None and i.said_at in moments)
 
     def added_by(self, message: int) -> list[Item]:
         """The items the message at that place in the conversation added."""
@@ -465,7 +476,7 @@ class _Builder:
         for place in range(len(self.seen), len(conversation)):
             message = conversation[place]
             if isinstance(message, UserMessage):
-                workspace.add_captured(message.text, place)
+                workspace.add_captured(message.text, place, message.at)
             elif isinstance(message, ToolCall):
                 self.calls[message.call_id] = message
             elif isinstance(message, ToolResultMessage) and message.item is not None:

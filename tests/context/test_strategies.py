@@ -237,7 +237,11 @@ def test_structural_folds_finished_tasks_without_an_llm() -> None:
             question="solve x^2 + 5*x + 6 = 0",
             answer="The roots are x = -3 and x = -2. [#2]",
             tools=("solve",),
+            said=("#1",),  # the person's equation, by the id the workspace gave it
         ),
+    )
+    assert only.text.endswith(
+        "- solve x^2 + 5*x + 6 = 0 [#1] -> The roots are x = -3 and x = -2. [#2]"
     )
     assert model.summarized == [] and model.ledger.count("SummarizeContext") == 0
     kinds = [e.kind for e in agent.session.transcript.entries]
