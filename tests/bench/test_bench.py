@@ -66,7 +66,10 @@ def test_ref_3q_end_to_end_json(capsys: pytest.CaptureFixture[str]) -> None:
     for name in bench.FACTS_VARIANTS:  # and +facts the fact extractor: once per message
         assert runs[name]["llm_calls"] == 6 + 3 + runs[name]["recalls"], name
         assert runs[name]["memory_kept"] is None  # not a memory scenario
-    assert runs["summarize"]["llm_calls"] == 9 + runs["summarize"]["recalls"] and runs["summarize"]["summarizer_input_tokens"] > 0
+    assert (
+        runs["summarize"]["llm_calls"] == 9 + runs["summarize"]["recalls"]
+        and runs["summarize"]["summarizer_input_tokens"] > 0
+    )
     assert report["floor_input_tokens"]["ref-3q"] < runs["none"]["input_tokens"]
 
 
