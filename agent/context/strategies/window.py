@@ -31,7 +31,7 @@ from agent.messages import to_chat_list
 # the open task and the reply.
 DEFAULT_FOLD_AT_TOKENS = 3072
 # The shown ledger's share of the fold budget, and the lines archived at a time.
-LEDGER_SHARE = 4
+LEDGER_SHARE = 8
 LEDGER_BLOCK = 8
 # Below this share of the size, the estimated count decides (no exact count needed).
 ESTIMATE_MARGIN = 0.9
