@@ -26,7 +26,8 @@ from agent.bench.polynomials import (
     poly_text,
     sympy_text,
 )
-from agent.bench.scenarios import DEFAULT_SEED, Reference, Scenario, Task, Turn, facts
+from agent.bench.references import Reference
+from agent.bench.scenarios import DEFAULT_SEED, Scenario, Task, Turn, facts
 from agent.testing.replies import answer, tool_call
 
 COURSES = ("first-year", "second-year", "final-year")

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent import wire
-from agent.bench.scenarios import Pointer, Reference, Scenario, Task, Turn, facts, plain_scenario
+from agent.bench.references import Pointer, Reference
+from agent.bench.scenarios import Scenario, Task, Turn, facts, plain_scenario
 from agent.testing.replies import answer, tool_call, user_facts
 
 

@@ -27,9 +27,9 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from agent.bench.polynomials import Poly, derivative, evaluate, fraction_text, poly_text, sympy_text
+from agent.bench.references import Reference
 from agent.bench.scenarios import (
     DEFAULT_SEED,
-    Reference,
     Scenario,
     Task,
     Turn,

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from agent import wire
-from agent.bench.scenarios import Pointer
+from agent.bench.references import Pointer
 
 _IDS = re.compile(r"\[(#\d+(?:, #\d+)*)\]\s*$")
 _ITEM_LINE = re.compile(r"^(?:" + re.escape(wire.ANNOUNCED) + r")?(#\d+) ([^:]*): (.*)$")

@@ -22,7 +22,8 @@ from typing import Any
 
 from agent import wire
 from agent.bench.pointing import find_id, in_view, pointed_call, recall_results
-from agent.bench.scenarios import Reference, Scenario
+from agent.bench.references import Reference
+from agent.bench.scenarios import Scenario
 from agent.testing.replies import answer, recall, user_facts
 from agent.testing.scripted import ScriptedModel, ScriptedRequest
 

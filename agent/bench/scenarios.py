@@ -6,7 +6,7 @@ and the number of tool results after it, never by what a strategy kept. The math
 here with exact fractions (the SymPy tools compute it again at run time, and the runner
 checks that they agree), so generating `long-100` takes milliseconds.
 
-- `ref-3q`: the reference write-up's three questions.
+- `ref-3q` (`agent.bench.write_up`): the reference write-up's three questions.
 - `long-N` (`agent.bench.phrased`): N generated tasks whose back-references point three or
   more tasks back, worded by ordinal, position, paraphrase, result, far and chain, with
   memory probes of what the user said at the start.
@@ -34,40 +34,9 @@ from agent.bench.polynomials import (
     poly_text,
     sympy_text,
 )
+from agent.bench.references import Pointer, Reference
 from agent.context.math_facts import extract_facts
 from agent.testing.replies import answer, tool_call
-
-
-@dataclass(frozen=True)
-class Pointer:
-    """One id a referring call points at, as the model finds it in what it was shown: in the
-    earlier task asked as `question`, the person's own math (`result` None) or the result at
-    that index among the task's results; `label` and `math` (texts as the scenario writes
-    them) tell its item line apart (`#21 roots of #20 ...: x = -5, x = -1`)."""
-
-    question: str
-    result: int | None
-    label: str
-    math: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Reference:
-    """How a referring request is answered by a model that points: `call` with `@0`, `@1`
-    where the ids of `pointers` go, when it finds them in the prompt; else the turn's first
-    reply (the math restated) when the math is in view; else a `recall` of `query` (what the
-    request itself gives: a task's number, a kind, a topic, the math the person said), then
-    the call with what it brought back."""
-
-    pointers: tuple[Pointer, ...]
-    call: str
-    query: str
-
-    @property
-    def by_task(self) -> bool:
-        """Did the person name the task by its number or place ("task 12", "three questions
-        ago", "the first one")? Then only the task's own line tells which items it made."""
-        return self.query.startswith("task ")
 
 
 @dataclass(frozen=True)
@@ -137,65 +106,6 @@ def roots_text(roots: list[int]) -> str:
 def values_text(points: list[int], values: list[Fraction]) -> str:
     return ", ".join(
         f"at x = {p} it is {fraction_text(v)}" for p, v in zip(points, values, strict=True)
-    )
-
-
-# -- the reference conversation ---------------------------------------------------------------
-
-
-def reference_scenario() -> Scenario:
-    """The write-up's three questions, answered the way a careful model would."""
-    solve = Task(
-        "solve",
-        (
-            Turn(
-                "solve x^2 + 5*x + 6 = 0",
-                (
-                    tool_call("solve", equation="x^2 + 5*x + 6 = 0"),
-                    answer("The roots are x = -3 and x = -2."),
-                ),
-            ),
-        ),
-        facts=("-2", "-3"),
-    )
-    derive = Task(
-        "derivative",
-        (
-            Turn(
-                "derivative of 2*x^2 + 4*x - 6",
-                (
-                    tool_call("derivative", expression="2*x^2 + 4*x - 6"),
-                    answer("The derivative of 2*x^2 + 4*x - 6 is 4*x + 4."),
-                ),
-            ),
-        ),
-        facts=("4*x+4",),
-    )
-    squares = Task(
-        "roots-implicit",
-        (
-            Turn(
-                "what is the square of the roots",
-                (
-                    tool_call("evaluate", expression="x^2", at=["-3", "-2"]),
-                    answer("The squares of the roots are 9 (for x = -3) and 4 (for x = -2)."),
-                ),
-                Reference(
-                    (Pointer("solve x^2 + 5*x + 6 = 0", 0, "roots", ("-3", "-2")),),
-                    tool_call("evaluate", expression="x^2", at=["@0"]),
-                    "roots",
-                ),
-            ),
-        ),
-        facts=("4", "9"),
-        needs=("-2", "-3"),
-        refers_to=0,
-    )
-    return Scenario(
-        "ref-3q",
-        (solve, derive, squares),
-        "the reference write-up's three questions",
-        needs_are_text=True,
     )
 
 

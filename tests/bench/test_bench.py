@@ -20,8 +20,8 @@ from agent.bench.scenarios import (
     Turn,
     facts,
     plain_scenario,
-    reference_scenario,
 )
+from agent.bench.write_up import reference_scenario
 from agent.context.math_facts import extract_facts
 from agent.context.registry import STRATEGIES
 

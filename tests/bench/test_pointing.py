@@ -9,11 +9,12 @@ from agent import wire
 from agent.bench.homework import HOMEWORK
 from agent.bench.phrased import phrased_scenario
 from agent.bench.pointing import find_id
+from agent.bench.references import Pointer, Reference
 from agent.bench.report import _default_target
 from agent.bench.responder import BenchResponder
 from agent.bench.retention_check import BY_RECALL, IN_PROMPT, reached
 from agent.bench.runner import RunResult
-from agent.bench.scenarios import Pointer, Reference, Scenario, Task, Turn
+from agent.bench.scenarios import Scenario, Task, Turn
 from agent.testing.replies import answer, tool_call
 from agent.testing.scripted import ScriptedRequest
 

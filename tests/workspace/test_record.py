@@ -140,7 +140,7 @@ def test_a_grown_conversation_is_read_from_where_it_was_left(
 def test_same_math_compares_values_computed_once_per_expression() -> None:
     import sympy as sp
 
-    from agent.workspace.record import _probe_values, same_math
+    from agent.workspace.math_values import _probe_values, same_math
 
     x = sp.Symbol("x")
     big = (x + 1) ** 30
