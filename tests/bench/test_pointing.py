@@ -130,3 +130,14 @@ def test_both_defaults_are_held_to_keeping_everything() -> None:
         ("default embedded (window)", True),
         ("default hosted (ledger)", False),
     ]
+
+
+def test_what_a_person_said_is_kept_by_both_defaults_without_any_note() -> None:
+    """physics-34's model never writes a note: the name, the subject and the answer form
+    stated in its first two messages still reach the probes at its end, by what folds keep."""
+    from agent.bench.runner import run_scenario
+
+    scenario = HOMEWORK["physics-34"](1)
+    for strategy in ("window", "ledger"):
+        run = run_scenario(scenario, strategy)
+        assert run.errors == [] and run.memory == 1.0, (strategy, run.lost)
