@@ -192,6 +192,14 @@ class SummaryExchangeRecord(BaseModel):
     question: Text
     answer: Text
     tools: tuple[str, ...] = ()
+    # The workspace ids of the math the person wrote in the task (`#7`), shown after the
+    # question: a later request points at the person's equation by it.
+    said: tuple[str, ...] = ()
+
+    @property
+    def asked(self) -> str:
+        """The question as a line shows it: with the ids of the person's math."""
+        return f"{self.question} [{', '.join(self.said)}]" if self.said else self.question
 
 
 class SummaryMessage(_Base):
@@ -203,7 +211,7 @@ class SummaryMessage(_Base):
 
     @property
     def text(self) -> str:
-        return wire.summary_text([(e.question, e.answer) for e in self.exchanges])
+        return wire.summary_text([(e.asked, e.answer) for e in self.exchanges])
 
     def to_chat(self) -> ChatMessage:
         return ChatMessage(role=wire.SYSTEM, content=self.text)

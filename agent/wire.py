@@ -131,7 +131,13 @@ def function_of(messages: Sequence[Mapping[str, Any]]) -> LlmFunction:
 # archived tasks of a long session, then one `N. question -> answer [#ids]` line per task,
 # growing at its end so consecutive prompts share their start.
 LEDGER_HEADER = "Finished tasks, numbered in the order asked:"
-LEDGER_ARCHIVED = "(tasks 1 to {last} are archived: recall searches them.)"
+LEDGER_ARCHIVED = (
+    '(tasks 1 to {last} are archived: recall brings one back by "task N", an id or its math.)'
+)
+LEDGER_OTHERS = (
+    "(the other tasks up to {last} are archived: recall brings one back by "
+    '"task N", an id or its math.)'
+)
 
 
 def ledger_line(number: int, question: str, answer: str) -> str:

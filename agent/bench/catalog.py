@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 from agent.bench.homework import HOMEWORK
 from agent.bench.phrased import phrased_scenario
-from agent.bench.scenarios import Scenario, reference_scenario
+from agent.bench.scenarios import Scenario
+from agent.bench.write_up import reference_scenario
 
 
 def _phrased(count: int) -> Callable[[int], Scenario]:

@@ -26,6 +26,7 @@ from agent.bench.polynomials import (
     poly_text,
     sympy_text,
 )
+from agent.bench.references import Reference
 from agent.bench.scenarios import DEFAULT_SEED, Scenario, Task, Turn, facts
 from agent.testing.replies import answer, tool_call
 
@@ -48,15 +49,21 @@ BODIES = (
 class StudentGenerator(PhrasedGenerator):
     """A student's mixed sheet: `long-N`'s tasks after a fuller introduction."""
 
+    NOTES = ("greeting", "preference")
+
     def greeting(self) -> Task:
         text = self.rng.choice(GREETINGS).format(
             name=self.name, subject=self.subject, course=self.rng.choice(COURSES)
         )
-        return Task("greeting", (Turn(text, (answer(f"Hi {self.name}, send the first one."),)),))
+        note = f"The user is {self.name}, who studies {self.subject}"
+        reply = answer(f"Hi {self.name}, send the first one.", note=note)
+        return Task("greeting", (Turn(text, (reply,)),))
 
 
 class PhysicsGenerator(PhrasedGenerator):
     """A physics problem set: word problems about bodies in motion, springs and forces."""
+
+    NOTES = ()
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
@@ -197,10 +204,15 @@ class PhysicsGenerator(PhrasedGenerator):
         point = points[0]
         value = evaluate(d, Fraction(point))
         call = tool_call("evaluate", expression=sympy_text(d), at=[str(point)])
+        pointed = Reference(
+            (self.derivative_pointer(target),),
+            tool_call("evaluate", expression="@0", at=[str(point)]),
+            body,
+        )
         return self._reference(
             "paraphrase", target, text, call,
             f"At x = {point} the {body} moves at {fraction_text(value)} m/s.",
-            facts(fraction_text(value)), (sympy_text(d),),
+            facts(fraction_text(value)), (sympy_text(d),), pointed,
         )  # fmt: skip
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent import wire
+from agent.bench.references import Pointer, Reference
 from agent.bench.scenarios import Scenario, Task, Turn, facts, plain_scenario
 from agent.testing.replies import answer, tool_call, user_facts
 
@@ -36,11 +37,14 @@ class MemoryScenario:
     expected_facts: tuple[str, ...] = ()  # what the facts store should hold at the end
 
 
+FLEET_QUESTION = (
+    "I manage a delivery fleet of 9 vans. A route costs 2*x^2 - 48*x + 400 dollars when "
+    "the vans average x km/h. Which speed makes the routes most efficient?"
+)
+
+
 def fleet_task() -> Task:
-    question = (
-        "I manage a delivery fleet of 9 vans. A route costs 2*x^2 - 48*x + 400 dollars when "
-        "the vans average x km/h. Which speed makes the routes most efficient?"
-    )
+    question = FLEET_QUESTION
     reply = (
         "The cost is lowest where its derivative 4*x - 48 is zero, at x = 12: routes are most "
         "efficient at 12 km/h."
@@ -72,10 +76,18 @@ def fleet_return_task(target: int) -> Task:
                     tool_call("evaluate", expression="2*x^2 - 48*x + 400", at=["12"]),
                     answer("At the best speed, x = 12, one route costs 112 dollars."),
                 ),
+                Reference(
+                    (
+                        Pointer(FLEET_QUESTION, None, "expression", ("2*x^2 - 48*x + 400",)),
+                        Pointer(FLEET_QUESTION, 1, "roots", ("12",)),
+                    ),
+                    tool_call("evaluate", expression="@0", at=["@1"]),
+                    "fleet",
+                ),
             ),
         ),
         facts=("112",),
-        needs=facts("2*x^2 - 48*x + 400", "12"),
+        needs=("2*x^2 - 48*x + 400", "12"),
         refers_to=target,
     )
 
@@ -88,6 +100,7 @@ def fleet_scenario(between: int = 12) -> MemoryScenario:
         f"fleet-{between}",
         tasks,
         f"fleet route question, {between} unrelated tasks, then 'return to the fleet math'",
+        needs_are_text=True,
     )
     first = tasks[0].question
     subject = user_facts(
@@ -136,6 +149,7 @@ def decimals_scenario(between: int = 50) -> MemoryScenario:
         f"decimals-{between}",
         (preference, *filler, probe),
         f"'always give decimals' first, {between} unrelated tasks, then a fractional result",
+        needs_are_text=True,
     )
     wants = user_facts({"op": "add", "kind": "ANSWER_FORM", "text": "Wants decimal answers"})
     return MemoryScenario(
@@ -163,6 +177,24 @@ def facts_reply(memory: MemoryScenario, messages: list[dict[str, Any]]) -> str:
     return memory.user_facts.get(text, user_facts())
 
 
+RECALLED = f"{wire.TOOL_RESULT_LABEL} ({wire.RECALL_TOOL})"
+
+
+def _recalls_for(requests: list[dict[str, Any]], probe: str) -> set[str]:
+    """The recall results in the requests made for `probe` (after it, in its task)."""
+    found: set[str] = set()
+    for body in requests:
+        messages = body.get("messages") or []
+        for index, message in enumerate(messages):
+            if wire.request_of(str(message.get("content", ""))) == probe:
+                found |= {
+                    str(m.get("content", ""))
+                    for m in messages[index + 1 :]
+                    if str(m.get("content", "")).startswith(RECALLED)
+                }
+    return found
+
+
 def first_call_context(requests: list[dict[str, Any]], probe: str) -> str | None:
     """Everything the first MathChat call for `probe` showed besides the probe itself."""
     for body in requests:
@@ -178,9 +210,10 @@ def first_call_context(requests: list[dict[str, Any]], probe: str) -> str | None
 
 
 def memory_retention(memory: MemoryScenario, requests: list[dict[str, Any]]) -> list[str]:
-    """What the probe's first call lacked (an empty list: everything expected was there)."""
+    """What the probe's first call lacked, and no recall the model made for it brought back
+    (an empty list: everything expected was there)."""
     context = first_call_context(requests, memory.probe)
     if context is None:
         return [f"{memory.probe!r} was never asked"]
-    lowered = context.lower()
+    lowered = "\n".join([context, *sorted(_recalls_for(requests, memory.probe))]).lower()
     return [want for want in memory.expected_in_context if want.lower() not in lowered]

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from agent.bench.polynomials import Poly, derivative, evaluate, fraction_text, poly_text, sympy_text
+from agent.bench.references import Reference
 from agent.bench.scenarios import (
     DEFAULT_SEED,
     Scenario,
@@ -174,9 +175,14 @@ class PhrasedGenerator(_Generator):
         shown = poly_text(p)
         values = [evaluate(p, Fraction(r)) for r in roots]
         call = tool_call("evaluate", expression=shown, at=[str(r) for r in roots])
+        pointed = Reference(
+            (self.roots_pointer(target),),
+            tool_call("evaluate", expression=shown, at=["@0"]),
+            "roots" if category == "paraphrase" else f"task {self.number(target)}",
+        )
         return self._reference(
             category, target, text, call, f"{shown}: {values_text(roots, values)}.",
-            facts(*(fraction_text(v) for v in values)), (left, *map(str, roots)),
+            facts(*(fraction_text(v) for v in values)), (left, *map(str, roots)), pointed,
         )  # fmt: skip
 
     def result_ref(self, target: int) -> Task:
@@ -199,9 +205,14 @@ class PhrasedGenerator(_Generator):
             )
         )
         call = tool_call("derivative", expression=left)
+        pointed = Reference(
+            (self.said_pointer(target),),
+            tool_call("derivative", expression="@0"),
+            f"x = {r1}, x = {r2}",
+        )
         return self._reference(
             "result", target, text, call, f"The derivative of {left} is {sympy_text(d)}.",
-            facts(sympy_text(d)), (left,),
+            facts(sympy_text(d)), (left,), pointed,
         )  # fmt: skip
 
     def derivative_ref(self, target: int, paraphrase: bool = False) -> Task:
@@ -216,10 +227,15 @@ class PhrasedGenerator(_Generator):
         point = int(text.rsplit("= ", 1)[1].rstrip("?"))
         value = evaluate(d, Fraction(point))
         call = tool_call("evaluate", expression=sympy_text(d), at=[str(point)])
+        pointed = Reference(
+            (self.derivative_pointer(target),),
+            tool_call("evaluate", expression="@0", at=[str(point)]),
+            "derivative" if paraphrase else f"task {self.number(target)}",
+        )
         return self._reference(
             category, target, text, call,
             f"{sympy_text(d)} at x = {point} is {fraction_text(value)}.",
-            facts(fraction_text(value)), (sympy_text(d),),
+            facts(fraction_text(value)), (sympy_text(d),), pointed,
         )  # fmt: skip
 
     def chain(self, target: int) -> Task:
@@ -232,9 +248,14 @@ class PhrasedGenerator(_Generator):
         point = int(text.split("x = ", 1)[1].split("?")[0].split(" ")[0])
         value = evaluate(d, Fraction(point))
         call = tool_call("evaluate", expression=sympy_text(d), at=[str(point)])
+        pointed = Reference(
+            (self.derivative_pointer(target),),
+            tool_call("evaluate", expression="@0", at=[str(point)]),
+            f"task {self.number(target)}",
+        )
         return self._reference(
             "chain", target, text, call, f"{sympy_text(d)} at x = {point} is {fraction_text(value)}.",
-            facts(fraction_text(value)), (sympy_text(d),),
+            facts(fraction_text(value)), (sympy_text(d),), pointed,
         )  # fmt: skip
 
     def _reference(
@@ -246,11 +267,12 @@ class PhrasedGenerator(_Generator):
         reply: str,
         own: tuple[str, ...],
         needs: tuple[str, ...],
+        pointed: Reference | None = None,
     ) -> Task:
         self.last_reference = (target, needs[0] if needs else "")
         return Task(
             category,
-            (Turn(text, (call, answer(reply))),),
+            (Turn(text, (call, answer(reply)), pointed),),
             facts=own,
             needs=needs,
             refers_to=target,
@@ -261,10 +283,24 @@ class PhrasedGenerator(_Generator):
             f"Hi, I'm {self.name} and I'm revising for a {self.subject} exam; "
             "I'll send you a few problems."
         )
-        return Task("greeting", (Turn(text, (answer(f"Hello {self.name}, go ahead!"),)),))
+        note = self.greeting_note()
+        return Task(
+            "greeting", (Turn(text, (answer(f"Hello {self.name}, go ahead!", note=note),)),)
+        )
+
+    # Whether the model notes what the person says of themselves (the answer's `note`): the
+    # greeting here, both statements for the student, neither in the physics set, so that
+    # memory is measured with and without notes.
+    NOTES = ("greeting",)
+
+    def greeting_note(self) -> str | None:
+        if "greeting" not in self.NOTES:
+            return None
+        return f"The user is {self.name}, revising for a {self.subject} exam"
 
     def stated_preference(self) -> Task:
-        return Task("preference", (Turn(self.preference, (answer("Noted."),)),))
+        note = f"Asked: {self.preference}" if "preference" in self.NOTES else None
+        return Task("preference", (Turn(self.preference, (answer("Noted.", note=note),)),))
 
     def probes(self) -> list[Task]:
         return [

@@ -1,8 +1,12 @@
 """The benchmark's stand-in LLM: the one scripted model, answering from a scenario.
 
 MathChat: the reply is looked up in the scenario's script by the latest user message and the
-number of tool results after it, so it depends only on where the conversation is, never on
-what a strategy kept of the past. SummarizeContext: a correct summary, built from the
+number of tool results after it. A request that refers back (the turn has a `Reference`) is
+answered the way a model that points does, from what its prompt shows: the call with the
+ids of what it means when it finds them (`agent.bench.pointing`), the math restated when
+the math is in view without an id, else a `recall` first and the call with what the recall
+brought back. A model that cannot find what it needs even then restates the math it was
+scripted with, so the session goes on (the reference counts as lost). SummarizeContext: a correct summary, built from the
 messages it is given, pairing each user request (with its clarification) with its final
 answer, as a good summarizer would. ExtractUserFacts: the scenario's replies per message.
 
@@ -17,8 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent import wire
+from agent.bench.pointing import find_id, in_view, pointed_call, recall_results
+from agent.bench.references import Reference
 from agent.bench.scenarios import Scenario
-from agent.testing.replies import answer, user_facts
+from agent.testing.replies import answer, recall, user_facts
 from agent.testing.scripted import ScriptedModel, ScriptedRequest
 
 QUESTION_JOIN = " / "
@@ -80,6 +86,7 @@ class BenchResponder(ScriptedModel):
 
     def __init__(self, scenario: Scenario, facts_by_message: dict[str, str] | None = None):
         self.script = scenario.script
+        self.references = scenario.references
         # ExtractUserFacts replies by user message (agent.bench.memory_scenarios).
         self.facts_by_message = facts_by_message or {}
         self.misses: list[str] = []
@@ -88,10 +95,33 @@ class BenchResponder(ScriptedModel):
     def _chat(self, request: ScriptedRequest) -> str:
         position = parse_position(request.messages)
         replies = self.script.get(position.text) if position is not None else None
-        if position is None or replies is None or position.tool_results >= len(replies):
+        recalled = recall_results(request.messages, position.index) if position else []
+        step = position.tool_results - len(recalled) if position is not None else 0
+        if position is None or replies is None or not 0 <= step < len(replies):
             self.misses.append(repr(position))
             return answer(f"(script miss at {position})")
-        return replies[position.tool_results]
+        reference = self.references.get(position.text)
+        if reference is not None and step == 0:
+            return self._refer(request.messages, position, reference, replies[0], recalled)
+        return replies[step]
+
+    def _refer(
+        self,
+        messages: list[dict[str, Any]],
+        position: Position,
+        reference: Reference,
+        restated: str,
+        recalled: list[str],
+    ) -> str:
+        """The first step of a request that points back (see the module docstring)."""
+        shown = [m for i, m in enumerate(messages) if i != position.index]
+        by_task = reference.by_task
+        ids = [find_id(shown, pointer, by_task) for pointer in reference.pointers]
+        if all(ids):
+            return pointed_call(reference.call, [str(i) for i in ids])
+        if all(in_view(shown, pointer, by_task) for pointer in reference.pointers) or recalled:
+            return restated
+        return recall(reference.query)
 
     def _summary(self, request: ScriptedRequest) -> str:
         return summarize_messages(request.messages)

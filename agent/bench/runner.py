@@ -31,7 +31,7 @@ from agent.accounting.prompt_meter import meter
 from agent.accounting.tokenizer import count_messages
 from agent.bench.prefix import prefix_use
 from agent.bench.responder import BenchResponder, is_math_chat, parse_position
-from agent.bench.retention_check import missing_in_request
+from agent.bench.retention_check import BY_RECALL, reached
 from agent.bench.scenarios import Scenario, Task
 from agent.context.common import required_facts
 from agent.context.math_facts import extract_facts, facts_of
@@ -43,6 +43,7 @@ from agent.core.transcript import CompactionRecord
 from agent.llm.model import BamlMathModel, ToolStep
 from agent.llm.providers import Provider
 from agent.llm.replay import ScriptedResponder, serve
+from agent.messages import ToolResultMessage
 from tools import ToolResult
 
 FLOOR_NOTE = "Facts needed from earlier tasks: "
@@ -60,6 +61,9 @@ class RunResult:
     peak_prompt_tokens: int = 0
     retention: float = 1.0
     retained: int = 0
+    # Of those, kept only because the model's own `recall` brought what they need back.
+    retained_by_recall: int = 0
+    recalls: int = 0  # recall calls the model made
     back_references: int = 0
     floor_input_tokens: int = 0
     prompt_series: list[int] = field(default_factory=list)
@@ -152,9 +156,11 @@ def context_texts(messages: list[dict[str, Any]], skip_index: int) -> list[str]:
 
 
 def retention_of(scenario: Scenario, requests: list[dict[str, Any]]) -> tuple[int, list[str]]:
-    """Back-referring questions whose needed facts were in the context of their first call."""
+    """Back-referring questions whose needed facts were in the context of their first call
+    (scenarios with text needs: or brought back by the model's recall, see `text_retention`)."""
     if scenario.needs_are_text:
-        return _text_retention(scenario, requests)
+        retained, lost, _ = text_retention(scenario, requests)
+        return retained, lost
     first_call: dict[str, list[dict[str, Any]]] = {}
     for body in requests:
         messages = body.get("messages") or []
@@ -181,19 +187,23 @@ def retention_of(scenario: Scenario, requests: list[dict[str, Any]]) -> tuple[in
     return retained, lost
 
 
-def _text_retention(scenario: Scenario, requests: list[dict[str, Any]]) -> tuple[int, list[str]]:
-    """The independent check (`retention_check`) for scenarios whose needs are texts."""
-    retained = 0
+def text_retention(
+    scenario: Scenario, requests: list[dict[str, Any]]
+) -> tuple[int, list[str], int]:
+    """The independent check (`retention_check`) for scenarios whose needs are texts:
+    (kept, what was lost, how many of the kept were reached by a recall)."""
+    retained = by_recall = 0
     lost: list[str] = []
     for task in scenario.back_references:
-        missing = missing_in_request(task.question, task.needs, requests)
+        missing, how = reached(task.question, task.needs, requests)
         if missing is None:
             lost.append(f"{task.question!r}: never asked")
         elif missing:
             lost.append(f"{task.question!r}: missing {', '.join(missing)}")
         else:
             retained += 1
-    return retained, lost
+            by_recall += how == BY_RECALL
+    return retained, lost, by_recall
 
 
 def distance_label(scenario: Scenario, task: Task) -> str:
@@ -352,7 +362,15 @@ def _account(result: RunResult, agent: Agent, scenario: Scenario, requests: list
         result.errors.append(
             f"ledger input tokens {result.input_tokens} != server count {server_count}"
         )
-    result.retained, lost = retention_of(scenario, requests)
+    if scenario.needs_are_text:
+        result.retained, lost, result.retained_by_recall = text_retention(scenario, requests)
+    else:
+        result.retained, lost = retention_of(scenario, requests)
+    result.recalls = sum(
+        1
+        for m in agent.session.conversation()
+        if isinstance(m, ToolResultMessage) and m.tool == wire.RECALL_TOOL
+    )
     result.by_distance = kept_by_distance(scenario, lost)
     if result.back_references:
         result.retention = result.retained / result.back_references

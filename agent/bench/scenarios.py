@@ -6,7 +6,7 @@ and the number of tool results after it, never by what a strategy kept. The math
 here with exact fractions (the SymPy tools compute it again at run time, and the runner
 checks that they agree), so generating `long-100` takes milliseconds.
 
-- `ref-3q`: the reference write-up's three questions.
+- `ref-3q` (`agent.bench.write_up`): the reference write-up's three questions.
 - `long-N` (`agent.bench.phrased`): N generated tasks whose back-references point three or
   more tasks back, worded by ordinal, position, paraphrase, result, far and chain, with
   memory probes of what the user said at the start.
@@ -34,6 +34,7 @@ from agent.bench.polynomials import (
     poly_text,
     sympy_text,
 )
+from agent.bench.references import Pointer, Reference
 from agent.context.math_facts import extract_facts
 from agent.testing.replies import answer, tool_call
 
@@ -41,10 +42,12 @@ from agent.testing.replies import answer, tool_call
 @dataclass(frozen=True)
 class Turn:
     """One user message and the model's replies to it, one per step (index = tool results
-    seen since this message)."""
+    seen since this message, a recall's not counted); `reference`: how its first step points
+    back, when it does."""
 
     text: str
     replies: tuple[str, ...]
+    reference: Reference | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ class Scenario:
     # `retention_check` (independent of the strategies); False: facts for `math_facts`.
     needs_are_text: bool = False
     script: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
+    references: dict[str, Reference] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         for task in self.tasks:
@@ -80,6 +84,8 @@ class Scenario:
                 if turn.text in self.script:
                     raise ValueError(f"{self.name}: user text repeated: {turn.text!r}")
                 self.script[turn.text] = turn.replies
+                if turn.reference is not None:
+                    self.references[turn.text] = turn.reference
 
     @property
     def back_references(self) -> list[Task]:
@@ -103,55 +109,6 @@ def values_text(points: list[int], values: list[Fraction]) -> str:
     )
 
 
-# -- the reference conversation ---------------------------------------------------------------
-
-
-def reference_scenario() -> Scenario:
-    """The write-up's three questions, answered the way a careful model would."""
-    solve = Task(
-        "solve",
-        (
-            Turn(
-                "solve x^2 + 5*x + 6 = 0",
-                (
-                    tool_call("solve", equation="x^2 + 5*x + 6 = 0"),
-                    answer("The roots are x = -3 and x = -2."),
-                ),
-            ),
-        ),
-        facts=("-2", "-3"),
-    )
-    derive = Task(
-        "derivative",
-        (
-            Turn(
-                "derivative of 2*x^2 + 4*x - 6",
-                (
-                    tool_call("derivative", expression="2*x^2 + 4*x - 6"),
-                    answer("The derivative of 2*x^2 + 4*x - 6 is 4*x + 4."),
-                ),
-            ),
-        ),
-        facts=("4*x+4",),
-    )
-    squares = Task(
-        "roots-implicit",
-        (
-            Turn(
-                "what is the square of the roots",
-                (
-                    tool_call("evaluate", expression="x^2", at=["-3", "-2"]),
-                    answer("The squares of the roots are 9 (for x = -3) and 4 (for x = -2)."),
-                ),
-            ),
-        ),
-        facts=("4", "9"),
-        needs=("-2", "-3"),
-        refers_to=0,
-    )
-    return Scenario("ref-3q", (solve, derive, squares), "the reference write-up's three questions")
-
-
 # -- generated long sessions -------------------------------------------------------------------
 
 
@@ -164,6 +121,29 @@ class _Generator:
         self.used: set[str] = set()
         self.roots: dict[int, tuple[str, list[int]]] = {}  # task -> (equation, roots)
         self.derivatives: dict[int, tuple[Poly, Poly]] = {}  # task -> (poly, derivative)
+        # (task, kind) -> the index of that result among the task's results (0 unless the
+        # task made another one first)
+        self.slots: dict[tuple[int, str], int] = {}
+
+    # -- what a referring call points at
+
+    def roots_pointer(self, target: int) -> Pointer:
+        _, roots = self.roots[target]
+        slot = self.slots.get((target, "roots"), 0)
+        return Pointer(self.tasks[target].question, slot, "roots", tuple(map(str, roots)))
+
+    def derivative_pointer(self, target: int) -> Pointer:
+        _, d = self.derivatives[target]
+        slot = self.slots.get((target, "derivative"), 0)
+        return Pointer(self.tasks[target].question, slot, "derivative", (sympy_text(d),))
+
+    def said_pointer(self, target: int) -> Pointer:
+        """The person's equation of a solved task (or the expression they set to zero)."""
+        equation, _ = self.roots[target]
+        question = self.tasks[target].question
+        if equation in question:
+            return Pointer(question, None, "equation", (equation,))
+        return Pointer(question, None, "expression", (equation.removesuffix(" = 0"),))
 
     def unique(self, make: Callable[[], str]) -> str:
         """Draw with `make` until the text is new (`make` must draw everything it shows)."""
@@ -303,6 +283,7 @@ class _Generator:
         index = len(self.tasks)
         self.roots[index] = (equation, roots)
         self.derivatives[index] = (coeffs, d)
+        self.slots[(index, "derivative")] = 1  # after the roots
         return Task(
             "solve+derivative",
             (
@@ -381,11 +362,16 @@ class _Generator:
         values = [evaluate(p, Fraction(r)) for r in roots]
         reply = f"{shown}: {values_text(roots, values)}."
         call = tool_call("evaluate", expression=shown, at=[str(r) for r in roots])
+        pointed = Reference(
+            (self.roots_pointer(target),),
+            tool_call("evaluate", expression=shown, at=["@0"]),
+            equation if explicit else "roots",
+        )
         return Task(
             "roots-explicit" if explicit else "roots-implicit",
-            (Turn(text, (call, answer(reply))),),
+            (Turn(text, (call, answer(reply)), pointed),),
             facts=facts(*(fraction_text(v) for v in values)),
-            needs=facts(*map(str, roots)),
+            needs=tuple(map(str, roots)),
             refers_to=target,
         )
 
@@ -404,11 +390,16 @@ class _Generator:
         value = evaluate(d, Fraction(point))
         reply = f"The derivative {sympy_text(d)} at x = {point} is {fraction_text(value)}."
         call = tool_call("evaluate", expression=sympy_text(d), at=[str(point)])
+        pointed = Reference(
+            (self.derivative_pointer(target),),
+            tool_call("evaluate", expression="@0", at=[str(point)]),
+            poly_text(p) if explicit else "derivative",
+        )
         return Task(
             "derivative-explicit" if explicit else "derivative-implicit",
-            (Turn(text, (call, answer(reply))),),
+            (Turn(text, (call, answer(reply)), pointed),),
             facts=facts(fraction_text(value)),
-            needs=facts(sympy_text(d)),
+            needs=(sympy_text(d),),
             refers_to=target,
         )
 
@@ -419,11 +410,16 @@ class _Generator:
         value = evaluate(d, Fraction(point))
         reply = f"{sympy_text(d)} at x = {point} is {fraction_text(value)}."
         call = tool_call("evaluate", expression=sympy_text(d), at=[str(point)])
+        pointed = Reference(
+            (self.derivative_pointer(target),),
+            tool_call("evaluate", expression="@0", at=[str(point)]),
+            "derivative",
+        )
         return Task(
             "it-previous",
-            (Turn(text, (call, answer(reply))),),
+            (Turn(text, (call, answer(reply)), pointed),),
             facts=facts(fraction_text(value)),
-            needs=facts(sympy_text(d)),
+            needs=(sympy_text(d),),
             refers_to=target,
         )
 
@@ -454,4 +450,5 @@ def plain_scenario(count: int, seed: int = DEFAULT_SEED) -> Scenario:
         f"plain-{count}",
         tuple(tasks),
         f"{count} generated tasks, {refs} back-references, {clarified} clarification rounds",
+        needs_are_text=True,
     )

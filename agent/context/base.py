@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from agent.llm.model import MathModel
 from agent.messages import Message, UserMessage
+from agent.workspace.record import Workspace
 
 Trigger = Literal["turn_end", "manual"]
 
@@ -43,6 +44,9 @@ class CompactionInput:
     # from the raw task, not from its one-line fold. Strategies that fold structurally honour
     # it; a manual `/compact` folds everything.
     keep_latest_task: bool = False
+    # The conversation's workspace: folded lines give the ids of the math the person wrote
+    # in each task, so a later request points at it without the messages that announced it.
+    workspace: Workspace | None = None
 
 
 class ContextStrategy(ABC):

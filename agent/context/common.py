@@ -30,7 +30,9 @@ from agent.messages import (
     ToolResultMessage,
     UserMessage,
     to_chat,
+    written_call,
 )
+from agent.workspace.record import Workspace
 
 # User messages of one task are joined with this, so a clarification's values stay attached.
 QUESTION_JOIN = " / "
@@ -56,7 +58,12 @@ def _computed(task: list[Message]) -> list[tuple[ToolResultMessage, frozenset[st
         if message.tool == wire.RECALL_TOOL:  # earlier tasks' lines: they have their own
             continue
         call = calls.get(message.call_id)
-        given = extract_facts(to_chat(call).content) if call is not None else frozenset()
+        # What the call gave it: its math as run (not only as the model reads it back, which
+        # may be ids) and the math the tool read once ids were resolved.
+        given = extract_facts(message.subject)
+        if call is not None:
+            given |= extract_facts(to_chat(call).content)
+            given |= extract_facts(written_call(call.tool, call.arguments))
         found.append((message, extract_facts(message.text) - given))
     return found
 
@@ -123,7 +130,7 @@ def _whole(text: str, start: int, end: int) -> bool:
     return not (after and (after[0].isalnum() or after.lstrip()[:1] in tuple(_OPERATORS)))
 
 
-def fold_task(task: list[Message]) -> SummaryExchangeRecord:
+def fold_task(task: list[Message], workspace: Workspace | None = None) -> SummaryExchangeRecord:
     """A finished task as one question/answer line, without any LLM.
 
     The question is every user message of the task (a clarification's values included); the
@@ -144,8 +151,9 @@ def fold_task(task: list[Message]) -> SummaryExchangeRecord:
         answer_text = f"{answer_text} [{', '.join(ids)}]"
     # A blank reply still gets a line (else the safety check would refuse every compaction).
     tools = tuple(dict.fromkeys(m.tool for m, _ in computed))
+    said = workspace.said_in([m for m in task if isinstance(m, UserMessage)]) if workspace else ()
     return SummaryExchangeRecord(
-        question=question or EMPTY_TEXT, answer=answer_text or EMPTY_TEXT, tools=tools
+        question=question or EMPTY_TEXT, answer=answer_text or EMPTY_TEXT, tools=tools, said=said
     )
 
 
@@ -157,10 +165,13 @@ def merged_summary(
     return SummaryMessage(exchanges=(*carried, *new), strategy=strategy)
 
 
-def structural_history(split: HistorySplit, strategy: str, keep_last: int = 0) -> list[Message]:
-    """Fold every finished task except the last `keep_last` into the leading summary."""
+def structural_history(
+    split: HistorySplit, strategy: str, keep_last: int = 0, workspace: Workspace | None = None
+) -> list[Message]:
+    """Fold every finished task except the last `keep_last` into the leading summary (with
+    `workspace`, each line also gives the ids of the math the person wrote in it)."""
     cut = len(split.finished) - keep_last
-    folded = [fold_task(task) for task in split.finished[:cut]]
+    folded = [fold_task(task, workspace) for task in split.finished[:cut]]
     kept = [m for task in split.finished[cut:] for m in task]
     return [merged_summary(split.summaries, folded, strategy), *kept, *split.open_tail]
 

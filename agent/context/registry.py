@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from agent.context.base import Compaction, CompactionInput, ContextStrategy
+from agent.context.strategies.brief import BriefStrategy
 from agent.context.strategies.budget import BudgetStrategy
 from agent.context.strategies.ledger import LedgerStrategy
 from agent.context.strategies.none import NoCompaction
@@ -23,6 +24,7 @@ STRATEGIES: dict[str, Callable[[], ContextStrategy]] = {
     "structural": StructuralStrategy,
     "budget": BudgetStrategy,
     "ledger": LedgerStrategy,
+    "brief": BriefStrategy,
     "window": WindowStrategy,
     "semantic": SemanticStrategy,
     "scored": ScoredStrategy,

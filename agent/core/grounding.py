@@ -11,6 +11,7 @@ error telling it to ask, and decides again.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import sympy
 
@@ -32,6 +33,14 @@ def _features(text: str) -> tuple[set[str], set[str]]:
     return variables, set(_NUMBER.findall(text))
 
 
+@lru_cache(maxsize=16384)
+def _said_features(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """`_features` of one message's text, read once (a call is checked against every message
+    of a long chat)."""
+    variables, numbers = _features(text)
+    return frozenset(variables), frozenset(numbers)
+
+
 def _texts(value: object) -> str:
     if isinstance(value, list):
         return ", ".join(map(str, value))
@@ -44,10 +53,12 @@ def ungrounded_reason(step: ToolStep, context: list[Message]) -> str | None:
     variables, numbers = _features(math)
     if not variables and not numbers:
         return None
-    said = " ".join(to_chat(m).content for m in context if not isinstance(m, ToolCall))
-    said_variables, said_numbers = _features(said)
-    if variables & said_variables or numbers & said_numbers:
-        return None
+    for message in context:
+        if isinstance(message, ToolCall):
+            continue
+        said_variables, said_numbers = _said_features(to_chat(message).content)
+        if variables & said_variables or numbers & said_numbers:
+            return None
     return (
         f"Not run: '{math}' appears nowhere in the conversation. Do not invent math: ask the "
         "user which expression they mean (message_to_user, PROCESSING)."

@@ -464,6 +464,7 @@ class Agent:
                     trigger=trigger,
                     model=self.model,
                     keep_latest_task=self.aids.keep_latest_task,
+                    workspace=build(self.session.conversation()),
                 )
             )
         except Exception as exc:  # a faulty strategy keeps the history, never ends the turn

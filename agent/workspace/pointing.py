@@ -14,7 +14,8 @@ from typing import Any
 import sympy as sp
 
 from agent import wire
-from agent.workspace.record import Item, Workspace, math_key, same_math
+from agent.workspace.math_values import math_key, same_math
+from agent.workspace.record import Item, Workspace
 from agent.workspace.resolve import MATH_FIELDS
 from tools.errors import ToolError
 

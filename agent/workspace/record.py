@@ -11,8 +11,10 @@ compaction and a restart, and gives the same ids every time.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import lru_cache
 
 import sympy as sp
@@ -20,9 +22,9 @@ import sympy as sp
 from agent import wire
 from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 from agent.workspace.capture import capture
+from agent.workspace.math_values import math_key, same_math
 from agent.workspace.results import ItemKind, origin, result_kind
 from tools.errors import ToolError
-from tools.parsing import parse
 
 # Newest items listed where a list is shown (folded tasks' items, a recall of the whole
 # workspace); functions are always listed, notes too.
@@ -55,6 +57,8 @@ class Item:
     source: int | None = None
     # The place in the conversation of the message it came from (what a turn added).
     message: int | None = None
+    # When the person's message that wrote it was sent (its identity across copies).
+    said_at: datetime | None = None
 
     @property
     def id(self) -> str:
@@ -114,9 +118,11 @@ class Workspace:
         self.items.append(item)
         return item
 
-    def add_captured(self, text: str, message: int | None = None) -> list[Item]:
+    def add_captured(
+        self, text: str, message: int | None = None, said_at: datetime | None = None
+    ) -> list[Item]:
         """The person's math of one message, each piece once (math already held is kept);
-        `message`: that message's place in the conversation."""
+        `message`: that message's place in the conversation, `said_at` when it was sent."""
         known = {n: i.body for n, i in self.names.items() if i.kind == "function"}
         added = []
         for piece in capture(text, known):
@@ -135,6 +141,7 @@ class Workspace:
                         name=piece.name,
                         params=piece.params,
                         message=message,
+                        said_at=said_at,
                     )
                 )
             )
@@ -163,6 +170,11 @@ class Workspace:
         the workspace's own words for a result ("2nd derivative of q") name it."""
         said = " ".join(text.split()).lower()
         return next((i for i in reversed(self.items) if i.origin.lower() == said), None)
+
+    def said_in(self, messages: Iterable[UserMessage]) -> tuple[str, ...]:
+        """The ids of the math the person wrote in these messages (any copies of them)."""
+        moments = {m.at for m in messages}
+        return tuple(i.id for i in self.items if i.said_at is not None and i.said_at in moments)
 
     def added_by(self, message: int) -> list[Item]:
         """The items the message at that place in the conversation added."""
@@ -291,41 +303,6 @@ def _degree_of(body: str) -> str:
     return _DEGREES.get(int(sp.degree(expr, *symbols)), "")
 
 
-@lru_cache(maxsize=4096)
-def math_key(text: str) -> sp.Expr:
-    """A piece of math as one expression: an equation `lhs = rhs` is `lhs - rhs`. Raises
-    ToolError when it does not parse. Not expanded: `(x + y + z + w + 1)^30` would take
-    half a minute, and this runs in the agent, outside the tools' time limit."""
-    parsed = parse(text)
-    return parsed.lhs - parsed.rhs if parsed.rhs is not None else parsed.lhs
-
-
-# Points at which two pieces of math are compared (rational, away from common poles).
-_PROBES = (sp.Rational(7, 3), sp.Rational(-5, 11), sp.Rational(13, 17))
-
-
-def same_math(a: sp.Expr, b: sp.Expr, up_to_sign: bool = True) -> bool:
-    """Equal by value at a few points (cheap for any size, where expanding is not); with
-    `up_to_sign`, also the negative (equations: `x^2 = 4` is `4 = x^2`)."""
-    if a.free_symbols != b.free_symbols:
-        return False
-    if a == b or (up_to_sign and a == -b):
-        return True
-    symbols = sorted(a.free_symbols, key=str)
-    signs = {1, -1} if up_to_sign else {1}
-    for shift, probe in enumerate(_PROBES):
-        point = {s: probe + k for k, s in enumerate(symbols, start=shift)}
-        try:
-            va, vb = complex(a.evalf(30, subs=point)), complex(b.evalf(30, subs=point))
-        except (TypeError, ValueError, ZeroDivisionError):
-            return False
-        scale = max(1.0, abs(va), abs(vb))
-        signs = {s for s in signs if abs(va - s * vb) <= 1e-12 * scale}
-        if not signs:
-            return False
-    return True
-
-
 def _variable_of(result: ToolResultMessage) -> str | None:
     match = re.search(r"\bfor ([A-Za-z]\w*)$", result.subject)
     if match:
@@ -431,27 +408,71 @@ def _result_item(
     )
 
 
+class _Builder:
+    """The workspace of one conversation, read message by message; `seen` are the messages
+    read so far (the same objects: a transcript only grows, so the next build reads only
+    what was appended since)."""
+
+    def __init__(self) -> None:
+        self.workspace = Workspace()
+        self.calls: dict[str, ToolCall] = {}
+        self.seen: list[Message] = []
+
+    def continues(self, conversation: list[Message]) -> bool:
+        """Does `conversation` start with every message read so far (the very objects)?"""
+        return len(conversation) >= len(self.seen) and all(
+            a is b for a, b in zip(self.seen, conversation, strict=False)
+        )
+
+    def read(self, conversation: list[Message]) -> Workspace:
+        workspace = self.workspace
+        for place in range(len(self.seen), len(conversation)):
+            message = conversation[place]
+            if isinstance(message, UserMessage):
+                workspace.add_captured(message.text, place, message.at)
+            elif isinstance(message, ToolCall):
+                self.calls[message.call_id] = message
+            elif isinstance(message, ToolResultMessage) and message.item is not None:
+                number = int(message.item.lstrip("#"))
+                if number >= workspace.next_number and message.values:
+                    call = self.calls.get(message.call_id)
+                    workspace.add(_result_item(number, call, message, workspace, place))
+            elif (
+                isinstance(message, AssistantMessage)
+                and message.note
+                and message.note not in workspace.notes
+            ):
+                workspace.notes.append(message.note)
+            self.seen.append(message)
+        # A copy: what a caller holds does not change when the conversation grows.
+        return Workspace(items=list(workspace.items), notes=list(workspace.notes))
+
+
+# The conversations read most recently (the agent rebuilds its workspace before each call):
+# a conversation that grew is read from where it was left, not from its start.
+_BUILDERS: list[_Builder] = []
+_BUILDERS_KEPT = 4
+_BUILDERS_LOCK = threading.Lock()
+
+
 def build(conversation: Iterable[Message]) -> Workspace:
-    """The workspace of a conversation, in its order (the same messages give the same ids)."""
-    workspace = Workspace()
-    calls: dict[str, ToolCall] = {}
-    for place, message in enumerate(conversation):
-        if isinstance(message, UserMessage):
-            workspace.add_captured(message.text, place)
-        elif isinstance(message, ToolCall):
-            calls[message.call_id] = message
-        elif isinstance(message, ToolResultMessage) and message.item is not None:
-            number = int(message.item.lstrip("#"))
-            if number >= workspace.next_number and message.values:
-                call = calls.get(message.call_id)
-                workspace.add(_result_item(number, call, message, workspace, place))
-        elif (
-            isinstance(message, AssistantMessage)
-            and message.note
-            and message.note not in workspace.notes
-        ):
-            workspace.notes.append(message.note)
-    return workspace
+    """The workspace of a conversation, in its order (the same messages give the same ids).
+
+    Reading a message can cost SymPy work (capture parses the person's math; a result is
+    compared with the person's items), so a conversation read before is continued, not read
+    again: the agent calls this before every LLM call of a long chat."""
+    messages = list(conversation)
+    if not messages:
+        return Workspace()
+    with _BUILDERS_LOCK:
+        builder = next((b for b in _BUILDERS if b.seen and b.continues(messages)), None)
+        if builder is None:
+            builder = _Builder()
+        else:
+            _BUILDERS.remove(builder)
+        _BUILDERS.insert(0, builder)
+        del _BUILDERS[_BUILDERS_KEPT:]
+        return builder.read(messages)
 
 
 def ids_in(text: str) -> list[int]:

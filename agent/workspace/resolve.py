@@ -17,7 +17,8 @@ import sympy as sp
 
 from agent import wire
 from agent.workspace.field_words import echo_removed, words_refused
-from agent.workspace.record import Item, Workspace, same_math
+from agent.workspace.math_values import same_math
+from agent.workspace.record import Item, Workspace
 from tools.errors import ToolError
 from tools.parsing import parse_expression, split_top_level
 

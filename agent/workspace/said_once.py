@@ -21,8 +21,9 @@ import re
 from typing import Any
 
 from agent.workspace.field_words import echo_removed
+from agent.workspace.math_values import math_key
 from agent.workspace.pointing import values_item
-from agent.workspace.record import Workspace, ids_in, math_key
+from agent.workspace.record import Workspace, ids_in
 from agent.workspace.resolve import MATH_FIELDS
 from tools.errors import ToolError
 from tools.operators import strip_integral

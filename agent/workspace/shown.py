@@ -16,6 +16,7 @@ part of the cached prefix too.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -27,7 +28,7 @@ from agent.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from agent.workspace.record import MAX_NOTES, SHOWN_ITEMS, Item, Workspace
+from agent.workspace.record import MAX_NOTES, SHOWN_ITEMS, Item, Workspace, ids_in
 from baml_client.types import ChatMessage
 
 _Key = tuple[str, datetime]
@@ -67,11 +68,23 @@ def shown_chat(
         if isinstance(message, SummaryMessage):
             summaries -= 1
             if summaries == 0:
-                chat[-1] = _with_hidden(chat[-1], hidden, workspace, positions)
+                said = "\n".join(c.content for c in chat if c.role == wire.SYSTEM)
+                chat[-1] = _with_hidden(chat[-1], hidden, workspace, positions, said)
                 hidden = []
     if hidden and (listing := hidden_listing(hidden, workspace, positions)):
         chat.insert(0, ChatMessage(role=wire.SYSTEM, content=listing))
     return chat
+
+
+def _uncited(hidden: list[Item], summaries: str) -> list[Item]:
+    """The hidden items the summaries do not give by id, newer than the oldest they do:
+    a fold whose lines carry the ids of what each task made and was given (`ledger`,
+    `window`, `structural`) leaves none; a summary in words (`summarize`) leaves its tasks'
+    items, listed instead. Items older than the oldest cited were archived with their
+    lines: `recall` brings them back."""
+    cited = set(ids_in(summaries))
+    oldest = min(cited, default=0)
+    return [i for i in hidden if i.number not in cited and i.number > oldest]
 
 
 def _announcements(
@@ -90,9 +103,9 @@ def _announcements(
         if item.message < first or not shown_places:
             hidden.append(item)
             continue
-        at = next((p for p in shown_places if p >= item.message), None)
-        if at is not None:
-            announced.setdefault(at, []).append(item)
+        index = bisect_left(shown_places, item.message)
+        if index < len(shown_places):
+            announced.setdefault(shown_places[index], []).append(item)
     return announced, hidden
 
 
@@ -119,16 +132,20 @@ def _label(item: Item, workspace: Workspace, positions: dict[int, str]) -> str:
     return line.split(": ", 1)[0] if ": " in line else item.id
 
 
-def hidden_listing(hidden: list[Item], workspace: Workspace, positions: dict[int, str]) -> str:
-    """The items a fold hid: the notes, every function, the newest others; a count of the
-    rest, which `recall` brings back."""
+def hidden_listing(
+    hidden: list[Item], workspace: Workspace, positions: dict[int, str], summaries: str = ""
+) -> str:
+    """The items a fold hid: the notes, every function, the newest of those the
+    `summaries` do not give by id; a count of the rest, which `recall` brings back."""
     functions = [i for i in workspace.names.values() if i in hidden]
-    recent = [i for i in hidden if i not in functions][-SHOWN_ITEMS:]
-    rest = len(hidden) - len(recent) - len(functions)
+    others = [i for i in hidden if i not in functions]
+    uncited = _uncited(others, summaries) if summaries else others
+    recent = uncited[-SHOWN_ITEMS:]
+    rest = len(uncited) - len(recent)
     lines = []
     if workspace.notes:
         lines.append(wire.ABOUT_USER + "; ".join(workspace.notes[-MAX_NOTES:]))
-    if not hidden:
+    if not functions and not recent:
         return "\n".join(lines)
     lines.append(wire.HIDDEN_HEADER)
     if rest > 0:
@@ -139,9 +156,13 @@ def hidden_listing(hidden: list[Item], workspace: Workspace, positions: dict[int
 
 
 def _with_hidden(
-    chat: ChatMessage, hidden: list[Item], workspace: Workspace, positions: dict[int, str]
+    chat: ChatMessage,
+    hidden: list[Item],
+    workspace: Workspace,
+    positions: dict[int, str],
+    summaries: str,
 ) -> ChatMessage:
-    listing = hidden_listing(hidden, workspace, positions)
+    listing = hidden_listing(hidden, workspace, positions, summaries)
     if not listing:
         return chat
     return ChatMessage(role=chat.role, content=f"{chat.content}\n{listing}")

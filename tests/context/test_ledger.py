@@ -80,9 +80,44 @@ def test_a_long_ledger_archives_whole_blocks_and_says_recall_finds_them() -> Non
     assert [strategy.archived(["x"] * n) for n in (8, 9, 11, 12, 14)] == [0, 3, 3, 6, 6]
     view = strategy.view(ledger_working(), UserMessage(text="solve q^2 = 1"))
     text = ledger_text(view)
-    assert "tasks 1 to 6 are archived" in text and "recall" in text
+    assert "tasks up to 6 are archived" in text and '"task N"' in text
     assert "\n1. " not in text and "\n7. differentiate x*sin(x)" in text
+    # what the person said about themselves (no math, no tool) stays, numbered
+    assert "\n3. My name is Dana and I always want decimals -> Noted, Dana.\n7. " in text
     assert len(view) == 1
+
+
+def test_statements_of_the_person_stay_in_view_whatever_is_archived() -> None:
+    """Structural, not a list of phrases: a line whose task ran no tool and wrote no math is
+    what the person said of themselves; the first and newest few of them are kept."""
+    said = ["I'm Lena, a chemistry student", "thanks!", "answers as decimals please", "ok",
+            "I moved to the physics course", "call me Len"]  # fmt: skip
+    exchanges = []
+    for n, text in enumerate(said):
+        exchanges.append(SummaryExchangeRecord(question=text, answer="Noted."))
+        exchanges.append(
+            SummaryExchangeRecord(question=f"solve x^2 = {n + 1}", answer="x", tools=("solve",))
+        )
+    exchanges += [
+        SummaryExchangeRecord(question=f"evaluate x at x = {n}", answer=str(n), tools=("evaluate",))
+        for n in range(30)
+    ]
+    working = [SummaryMessage(exchanges=tuple(exchanges), strategy="ledger")]
+    text = ledger_text(LedgerStrategy(archive_after=8, block=4).view(working, None))
+    kept = [line for line in text.splitlines() if line.endswith("-> Noted.")]
+    assert kept == [f"{n}. {t} -> Noted." for n, t in ((1, said[0]), (3, said[1]), (5, said[2]),
+                                                        (7, said[3]), (9, said[4]), (11, said[5]))]  # fmt: skip
+    assert "solve x^2" not in text  # the math around them is archived
+    more = [*exchanges[:12], SummaryExchangeRecord(question="I am in year two", answer="Noted."),
+            *exchanges[12:]]  # fmt: skip
+    text = ledger_text(LedgerStrategy(archive_after=8, block=4).view(
+        [SummaryMessage(exchanges=tuple(more), strategy="ledger")], None))  # fmt: skip
+    kept = [
+        line.split(". ", 1)[1].removesuffix(" -> Noted.")
+        for line in text.splitlines()
+        if line.endswith("-> Noted.")
+    ]
+    assert kept == [said[0], said[1], said[2], said[4], said[5], "I am in year two"]
 
 
 def test_a_token_budget_archives_whole_blocks_until_the_shown_lines_fit() -> None:
@@ -105,17 +140,17 @@ def test_with_a_token_budget_the_archived_count_only_grows() -> None:
     assert all(c % 3 == 0 for c in counts)
 
 
-def test_window_keeps_its_ledger_under_a_quarter_of_the_fold_budget() -> None:
+def test_window_keeps_its_ledger_under_an_eighth_of_the_fold_budget() -> None:
     exchanges = tuple(
         SummaryExchangeRecord(question=f"{q} (round {r})", answer=a)
         for r in range(4)
         for q, a in TASKS
     )
-    strategy = WindowStrategy(fold_at_tokens=800)
+    strategy = WindowStrategy(fold_at_tokens=1600)
     view = strategy.view([SummaryMessage(exchanges=exchanges, strategy="window")], None)
     shown = ledger_text(view).splitlines()[2:]
     assert 0 < len(shown) < len(exchanges)
-    assert sum(meter().text(line) for line in shown) <= 200
+    assert sum(meter().text(line) for line in shown) <= 1600 // 8
     assert shown[-1].startswith(f"{len(exchanges)}. ")
 
 

@@ -237,7 +237,11 @@ def test_structural_folds_finished_tasks_without_an_llm() -> None:
             question="solve x^2 + 5*x + 6 = 0",
             answer="The roots are x = -3 and x = -2. [#2]",
             tools=("solve",),
+            said=("#1",),  # the person's equation, by the id the workspace gave it
         ),
+    )
+    assert only.text.endswith(
+        "- solve x^2 + 5*x + 6 = 0 [#1] -> The roots are x = -3 and x = -2. [#2]"
     )
     assert model.summarized == [] and model.ledger.count("SummarizeContext") == 0
     kinds = [e.kind for e in agent.session.transcript.entries]
@@ -434,3 +438,25 @@ def test_structural_folds_a_blank_reply_instead_of_refusing_forever() -> None:
 def test_a_line_says_the_questions_math_once(question: str, answer: str, line: str) -> None:
     assert elide_repeats(question, answer) == line
     assert extract_facts(answer) <= extract_facts(f"{question} {line}")
+
+
+def test_a_result_echoing_the_math_an_id_stood_for_computed_only_its_result() -> None:
+    """A call that pointed (`#1`) ran on the math the id stood for; the tool's echo of it
+    (`d/dx (x**3 - 2*x) = ...`) is not a computed fact: no fold appends it to the answer,
+    and the safety check does not demand it."""
+    task = [
+        UserMessage(text="differentiate x^3 - 2x"),
+        ToolCall(call_id="d", tool="derivative", arguments={"expression": "#1"}),
+        ToolResultMessage(
+            call_id="d",
+            tool="derivative",
+            ok=True,
+            text="d/dx (x**3 - 2*x) = 3*x**2 - 2",
+            item="#2",
+            values=("3*x**2 - 2",),
+            subject="x**3 - 2*x",
+        ),
+        AssistantMessage(text="It is 3*x**2 - 2.", task_status="COMPLETED"),
+    ]
+    assert fold_task(task).answer == "It is 3*x**2 - 2. [#2]"
+    assert required_facts(task) == ["3*x**2-2", "3*x**2-2"]

@@ -60,13 +60,39 @@ def test_recall_finds_items_by_id_and_by_name() -> None:
 def test_recall_finds_items_and_tasks_by_their_math() -> None:
     found = lookup("y^2 - 9 = 0").splitlines()
     assert found[0].startswith("#7 roots of")  # newest first
-    assert "#6 equation (you; quadratic): y^2 - 9 = 0" in found
-    assert any(line.startswith("5. solve y^2 - 9 = 0") for line in found)
+    # each item with the line of the task that made it, which gives the person's math its id
+    assert found[1] == "5. solve y^2 - 9 = 0 [#6] -> y = -3 or y = 3. [#7]"
+    assert "#6 equation (you; equations[2], equations[-1]; quadratic): y^2 - 9 = 0" in found
 
 
-def test_words_alone_name_nothing_and_the_whole_record_is_shown_to_pick_from() -> None:
-    said = lookup("the first equation")
-    assert said.startswith("Nothing matches 'the first equation' by id, name or math. Workspace")
+def test_recall_finds_a_task_by_its_ledger_number_and_an_equation_by_its_place() -> None:
+    """`task 2` is the ledger's line 2 (what an archived line is called); `equations[1]` the
+    person's first equation: the forms the prompt itself uses."""
+    found = lookup("task 2").splitlines()
+    assert found[0] == "2. solve x^2 - 4x - 5 = 0 [#1] -> The roots are x = -1 and x = 5. [#2]"
+    assert found[1].startswith("#1 equation") and found[2].startswith("#2 roots of")
+    placed = lookup("equations[1]").splitlines()
+    assert placed[0].startswith("#1 equation (you; equations[1]")
+    assert placed[1].startswith("2. solve x^2 - 4x - 5 = 0 [#1]")
+    assert lookup("task 99").startswith("Nothing matches")
+
+
+def test_words_are_looked_for_as_written_in_labels_then_in_requests() -> None:
+    """No meaning is read into words: a kind the record's labels use ("derivative") finds
+    those items, newest first; a word of the person's ("chemistry") their task's line."""
+    assert (
+        lookup("derivative").splitlines()[0]
+        == "#4 derivative of differentiate 3x^3 + 2x: 9*x^2 + 2"
+    )
+    assert (
+        lookup("chemistry").splitlines()[0]
+        == "1. Hi, I'm Dana and I study chemistry. -> Hello Dana!"
+    )
+
+
+def test_what_names_nothing_shows_the_whole_record_to_pick_from() -> None:
+    said = lookup("zebra")
+    assert said.startswith("Nothing matches 'zebra' by id, name or math. Workspace")
     assert "#1 " in said and "#7 " in said and "older items not shown" not in said
     assert "The workspace is empty" in recall([], build([]), "anything")
 
@@ -88,5 +114,9 @@ def test_the_loop_answers_recall_from_the_whole_conversation() -> None:
     assert result.ok and result.reply.text == "1 and 25."
     (call, found), (_, squared) = result.tool_runs
     assert call.tool == "recall" and found.ok
-    assert found.text == f"#2 roots of #1: x = -1, x = 5\n{wire.AFTER_RECALL}"
+    assert found.text == (
+        "#2 roots of #1 (equations[1], equations[-1]): x = -1, x = 5\n"
+        "1. solve x^2 - 4x - 5 = 0 [#1] -> The roots are x = -1 and x = 5. [#2]\n"
+        f"{wire.AFTER_RECALL}"
+    )
     assert squared.ok and squared.values == ("1", "25")

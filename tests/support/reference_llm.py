@@ -30,7 +30,7 @@ def _roots(request: ScriptedRequest) -> list[str]:
     folded task's line and the workspace listing after it may both say them)."""
     for message in reversed(request.messages):
         found = re.findall(
-            r"x = (-?[\w/*()+ -]+?)(?:,|\)|$| and|\.|;| ≈)", message["content"], re.M
+            r"x = (-?[\w/*()+ -]+?)(?:,|\)|$| and|\.|;| ≈| \[)", message["content"], re.M
         )
         if found:
             return list(dict.fromkeys(r.strip() for r in found))

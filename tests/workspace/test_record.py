@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agent.messages import Message, ToolCall, ToolResultMessage, UserMessage
 from agent.workspace.record import build
 
@@ -106,3 +108,46 @@ def test_roots_show_the_place_of_the_equation_they_solve() -> None:
     assert "#6 integral of #5 from 0 to 1: 1" in block
     # nor do other results of an equation's math (only roots answer "the one we solved")
     assert "#7 antiderivative of #3: k^3/3 - k" in block
+
+
+def test_a_grown_conversation_is_read_from_where_it_was_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The agent builds the workspace before every call: only the messages appended since
+    the last build are read (capture parses each user message once), with the same result
+    as reading it all, and what an earlier caller holds does not change."""
+    import agent.workspace.record as record
+
+    chat = _chat()
+    read: list[str] = []
+    real = record.capture
+    monkeypatch.setattr(
+        record, "capture", lambda text, known: read.append(text) or real(text, known)
+    )
+    early = build(chat[:3])
+    assert read == ["solve x^3 - 7x + 6 = 0"]
+    whole = build(chat)
+    assert read == [
+        "solve x^3 - 7x + 6 = 0",
+        "let q(k) = k^2 - 1",
+        "also integrate 3w^2 from 0 to 1",
+    ]
+    fresh = build([message.model_copy() for message in chat])  # other objects: read anew
+    assert [i.line() for i in whole.items] == [i.line() for i in fresh.items]
+    assert len(early.items) == 2  # a copy: the later read did not add to it
+
+
+def test_same_math_compares_values_computed_once_per_expression() -> None:
+    import sympy as sp
+
+    from agent.workspace.math_values import _probe_values, same_math
+
+    x = sp.Symbol("x")
+    big = (x + 1) ** 30
+    assert same_math(big, sp.expand(big))
+    assert not same_math(x**2 - 1, x**2 + 1)
+    assert same_math(x**2 - 4, 4 - x**2) and not same_math(x**2 - 4, 4 - x**2, up_to_sign=False)
+    assert not same_math(1 / x, 1 / x + 1)
+    before = _probe_values.cache_info().hits
+    same_math(big, x**3)
+    assert _probe_values.cache_info().hits > before  # `big` was not evaluated again

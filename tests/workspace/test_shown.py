@@ -120,3 +120,25 @@ def test_a_repeated_call_after_a_result_is_answered_without_asking_again() -> No
     assert result.ok and result.reply is not None
     assert result.reply.text == "x = -2, x = 2 (#2)"
     assert len(model.seen) == 2
+
+
+def test_what_folded_lines_give_by_id_is_not_listed_again() -> None:
+    """A folded line carries the ids of the math its task was given and made: those items
+    are not listed after the summaries; a summary in words (no ids) gets its items listed."""
+    conversation = [
+        UserMessage(text="solve x^2 = 9"),
+        AssistantMessage(text="x = -3, x = 3", task_status="COMPLETED"),
+        UserMessage(text="let h(t) = 5t^2"),
+        AssistantMessage(text="Noted.", task_status="COMPLETED"),
+        UserMessage(text="differentiate h"),
+    ]
+    workspace = build(conversation)
+    with_ids = SummaryExchangeRecord(question="solve x^2 = 9", answer="x = -3, x = 3", said=("#1",))
+    words = SummaryExchangeRecord(question="solve x^2 = 9", answer="x = -3, x = 3")
+    defined = SummaryExchangeRecord(question="let h(t) = 5t^2", answer="Noted.", said=("#2",))
+    in_words = SummaryExchangeRecord(question="let h(t) = 5t^2", answer="Noted.")
+    for lines, listed in (((with_ids, defined), False), ((words, in_words), True)):
+        folded = SummaryMessage(exchanges=lines, strategy="ledger")
+        listing, _request = shown_chat([folded, conversation[4]], conversation, workspace)
+        assert ("#1 equation" in listing.content) is listed
+        assert "#2 function h" in listing.content  # functions are always listed

@@ -9,8 +9,11 @@ request gives each result an id the model points at (`agent.workspace`).
 A long ledger archives its oldest lines, a block at a time, to keep the prompt flat: past
 `archive_after` lines or, with `max_tokens`, once the shown lines would pass that many
 tokens (lines carry ids and exact results, so their length varies a lot). An archived line
-leaves the prompt, and a header line says which are archived and that `recall` searches
-them. Between archive steps the ledger only grows at its end, so consecutive prompts share
+leaves the prompt, and a header line says which are archived and how `recall` brings one
+back ("task N", an id, its math). Lines of what the person said that is neither math nor a
+request for a tool (a name, a course, how answers should look) stay in view when archived,
+with their numbers: what a person says about themselves at turn 1 is known at turn 100,
+whether or not the model noted it. Between archive steps the ledger only grows at its end, so consecutive prompts share
 everything up to the newest line (llama.cpp re-reads only what follows; providers bill the
 repeated prefix at 10-50%). Nothing leaves the transcript.
 """
@@ -22,27 +25,54 @@ from collections.abc import Sequence
 from agent import wire
 from agent.accounting.prompt_meter import meter
 from agent.context.base import Compaction, CompactionInput, ContextStrategy
+from agent.context.math_facts import extract_facts
 from agent.context.strategies.structural import fold
 from agent.context.tasks import split_history
-from agent.messages import Message, SummaryMessage, UserMessage
+from agent.messages import Message, SummaryExchangeRecord, SummaryMessage, UserMessage
+
+# Archived statements of the person kept in view: this many of the first, and of the newest.
+PINNED_EACH_END = 3
 
 
 class LedgerView(SummaryMessage):
     """The ledger one call is shown (only ever in a view, never in the working history):
-    the lines from `first` on, after a note on the archived ones."""
+    the lines numbered `numbers` (the person's own statements among the archived ones, then
+    every line from `first` on), after a note on the archived ones."""
 
     first: int
+    numbers: tuple[int, ...] = ()
 
     @property
     def text(self) -> str:  # type: ignore[override]
         head = [wire.LEDGER_HEADER]
+        numbers = self.numbers or tuple(range(self.first, self.first + len(self.exchanges)))
         if self.first > 1:
-            head.append(wire.LEDGER_ARCHIVED.format(last=self.first - 1))
+            kept = any(n < self.first for n in numbers)
+            head.append(
+                (wire.LEDGER_OTHERS if kept else wire.LEDGER_ARCHIVED).format(last=self.first - 1)
+            )
         lines = [
-            wire.ledger_line(n, e.question, e.answer)
-            for n, e in enumerate(self.exchanges, self.first)
+            wire.ledger_line(n, e.asked, e.answer)
+            for n, e in zip(numbers, self.exchanges, strict=True)
         ]
         return "\n".join([*head, *lines])
+
+
+def personal(exchange: SummaryExchangeRecord) -> bool:
+    """A task in which the person said something that is neither math nor a request for a
+    tool: no tool ran, no math was written ("Hi, I'm Dana, revising for a physics exam",
+    "always give decimals"). What people say about themselves comes in such messages; the
+    ledger keeps them in view when their neighbours are archived."""
+    return not exchange.tools and not exchange.said and not extract_facts(exchange.question)
+
+
+def pinned(exchanges: Sequence[SummaryExchangeRecord], archived: int) -> list[int]:
+    """Indexes of the archived lines kept in view: the person's statements, the first and
+    the newest few (a name given at the start; a preference changed since)."""
+    found = [i for i in range(archived) if personal(exchanges[i])]
+    if len(found) <= 2 * PINNED_EACH_END:
+        return found
+    return [*found[:PINNED_EACH_END], *found[-PINNED_EACH_END:]]
 
 
 class LedgerStrategy(ContextStrategy):
@@ -81,11 +111,15 @@ class LedgerStrategy(ContextStrategy):
         exchanges = [e for s in split.summaries for e in s.exchanges]
         if not exchanges:
             return working
-        lines = [wire.ledger_line(n, e.question, e.answer) for n, e in enumerate(exchanges, 1)]
+        lines = [wire.ledger_line(n, e.asked, e.answer) for n, e in enumerate(exchanges, 1)]
         archived = self.archived(lines)
+        shown = [*pinned(exchanges, archived), *range(archived, len(exchanges))]
         view: list[Message] = [
             LedgerView(
-                exchanges=tuple(exchanges[archived:]), first=archived + 1, strategy=self.name
+                exchanges=tuple(exchanges[i] for i in shown),
+                first=archived + 1,
+                numbers=tuple(i + 1 for i in shown),
+                strategy=self.name,
             )
         ]
         rest: list[Message] = [m for task in split.finished for m in task]

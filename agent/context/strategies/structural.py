@@ -29,7 +29,7 @@ def fold(request: CompactionInput, strategy: str) -> Compaction:
     folded = len(split.finished) - keep
     if folded <= 0:
         return Compaction(None, "only the latest finished task, kept as it happened")
-    new = structural_history(split, strategy, keep_last=keep)
+    new = structural_history(split, strategy, keep_last=keep, workspace=request.workspace)
     kept = " (the latest kept as it happened)" if keep else ""
     return checked(
         request.working,

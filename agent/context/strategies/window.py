@@ -23,6 +23,7 @@ from agent.context.common import unfinished_reason
 from agent.context.strategies.ledger import LedgerStrategy
 from agent.context.strategies.structural import fold
 from agent.context.tasks import split_history
+from agent.messages import to_chat_list
 
 # In o200k tokens (the meter's). The embedded model's own tokenizer counts math about twice
 # as many (it splits every digit): measured, a prompt the meter put at 4,096 was 8,421 tokens
@@ -30,8 +31,10 @@ from agent.context.tasks import split_history
 # the open task and the reply.
 DEFAULT_FOLD_AT_TOKENS = 3072
 # The shown ledger's share of the fold budget, and the lines archived at a time.
-LEDGER_SHARE = 4
+LEDGER_SHARE = 8
 LEDGER_BLOCK = 8
+# Below this share of the size, the estimated count decides (no exact count needed).
+ESTIMATE_MARGIN = 0.9
 
 
 class WindowStrategy(LedgerStrategy):
@@ -49,7 +52,13 @@ class WindowStrategy(LedgerStrategy):
                 return Compaction(None, reason)
             # The prompt the next call would send: the view, so archived ledger lines (still
             # in the working history, out of the prompt) do not make every turn fold.
-            tokens = meter().exact(self.view(request.working, None))
+            view = self.view(request.working, None)
+            # Counting exactly builds the request (a few ms per turn); well under the size,
+            # the estimate (the same layout, counted without building it) says as much.
+            estimate = meter().estimate(to_chat_list(view))
+            tokens = estimate if estimate < self.fold_at_tokens * ESTIMATE_MARGIN else None
+            if tokens is None:
+                tokens = meter().exact(view)
             if tokens < self.fold_at_tokens:
                 return Compaction(
                     None,
