@@ -2,7 +2,7 @@
 
 The REPL parses nothing but the command word; this module reads the request (`f, g from -2
 to 3`, `#4 -1 1`, `x^2 - 1 -2 2`), turns ids and names into math with the workspace's own
-resolver (`agent.workspace.resolve`), reads it with the project's safe parser (never eval),
+resolver (`agent.calls.resolve`), reads it with the project's safe parser (never eval),
 samples it with plain float evaluation (SymPy `lambdify` to `math`, `mpmath` for the rest), and
 marks what the workspace already knows about each function: its roots, and the points where
 it was evaluated. This data (`Plot`) is computed apart from the drawing
@@ -24,9 +24,9 @@ from typing import Literal
 
 import sympy as sp
 
+from agent.calls.resolve import ReferenceProblem, resolve_math
 from agent.display.pretty import pretty
 from agent.workspace.record import Item, Workspace
-from agent.workspace.resolve import ReferenceProblem, resolve_math
 from agent.workspace.results import CRITICAL_POINTS
 from tools.errors import ToolError
 from tools.parsing import parse, parse_expression, split_top_level

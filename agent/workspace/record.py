@@ -2,7 +2,7 @@
 
 Why: a small model points back badly in English ("the first one", "that") and copies
 numbers wrongly; given short ids it only has to point, and code does the exact work
-(`agent.workspace.resolve`). Items come from two places only: the math a person wrote
+(`agent.calls.resolve`). Items come from two places only: the math a person wrote
 (`agent.workspace.capture`) and every successful tool result. The record is rebuilt from the
 conversation (the transcript's messages), so it needs no storage of its own, survives every
 compaction and a restart, and gives the same ids every time.
@@ -20,7 +20,7 @@ import sympy as sp
 from agent import wire
 from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 from agent.workspace.capture import capture
-from agent.workspace.results import ItemKind, origin, result_kind
+from agent.workspace.results import ItemKind, origin, result_kind, worked_on
 from tools.errors import ToolError
 from tools.parsing import parse
 
@@ -36,6 +36,23 @@ _CITATION = re.compile(r"\s*\(\s*#\d+(?:\[-?\d+\])?(?:\s*,\s*#\d+(?:\[-?\d+\])?)
 # The person's equations by place: `equations[1]` the first, `equations[-1]` the last.
 EQUATIONS = "equations"
 _PLACE = re.compile(rf"\b{EQUATIONS}\s*\[\s*(-?\d+)\s*\]")
+
+
+@dataclass(frozen=True, order=True)
+class ItemRef:
+    """An item's id as data (its number); written `#N` only where text is written: a tool
+    result's label, a field the model reads back."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"#{self.number}"
+
+    @classmethod
+    def parse(cls, text: str | None) -> ItemRef | None:
+        """`#5` (exactly an id, spaces around it aside) as its reference; else None."""
+        match = _ID.fullmatch(text.strip()) if text else None
+        return cls(int(match.group(1))) if match else None
 
 
 @dataclass(frozen=True)
@@ -55,10 +72,17 @@ class Item:
     source: int | None = None
     # The place in the conversation of the message it came from (what a turn added).
     message: int | None = None
+    # The item a result was computed on when the call's math was exactly its id (`#4`,
+    # `#4 = 0`): its roots are that item's roots, whoever wrote it.
+    of: int | None = None
+
+    @property
+    def ref(self) -> ItemRef:
+        return ItemRef(self.number)
 
     @property
     def id(self) -> str:
-        return f"#{self.number}"
+        return str(self.ref)
 
     @property
     def shown(self) -> str:
@@ -98,6 +122,11 @@ class Workspace:
     @property
     def next_number(self) -> int:
         return self.items[-1].number + 1 if self.items else 1
+
+    @property
+    def next_ref(self) -> ItemRef:
+        """The id the next item will get."""
+        return ItemRef(self.next_number)
 
     def get(self, number: int) -> Item | None:
         return next((item for item in self.items if item.number == number), None)
@@ -148,12 +177,11 @@ class Workspace:
     def roots_of(self, item: Item) -> Item | None:
         """The newest roots of an item (an equation, a function, an expression): what the
         item stands for where a list of values is meant (`mean(#1)` after #1 was solved)."""
-        solved = re.compile(rf"roots of {re.escape(item.id)}(?: \(.+\))?")
         return next(
             (
                 i
                 for i in reversed(self.items)
-                if i.kind == "roots" and (i.source == item.number or solved.fullmatch(i.origin))
+                if i.kind == "roots" and item.number in (i.source, i.of)
             ),
             None,
         )
@@ -381,12 +409,13 @@ def _names_in(text: str, workspace: Workspace) -> list[Item]:
 
 def _origin(
     call: ToolCall | None, result: ToolResultMessage, source: Item | None, workspace: Workspace
-) -> str:
+) -> tuple[str, int | None]:
     """What made a result, in words (`agent.workspace.results.origin`): the math the call
-    worked on is named by the person's item it restates, else as the call wrote it."""
+    worked on is named by the person's item it restates, else as the call wrote it; and the
+    item that math was exactly, by its id (`#4`), when it was one."""
     subject = result.subject or result.tool
     if call is None:
-        return subject
+        return subject, None
     args = call.arguments
     main = str(args.get("equation") or args.get("expression") or "").strip()
     cited = bool(_ID.search(main)) or any(_names_in(main, workspace))
@@ -396,7 +425,8 @@ def _origin(
         subject = source.name or source.id  # the math was copied: say whose it is
     if isinstance(args.get("equations"), list):  # a system's equations, each by its id
         args = {**args, "equations": [_named(str(e), workspace) for e in args["equations"]]}
-    return origin(call.tool, args, subject, result)
+    exactly = ItemRef.parse(worked_on(call.tool, subject))
+    return origin(call.tool, args, subject, result), exactly.number if exactly else None
 
 
 def _named(math: str, workspace: Workspace) -> str:
@@ -419,15 +449,17 @@ def _result_item(
     if kind == "solutions":
         body = "; ".join(values)
     source = _source(call, workspace)
+    words, of = _origin(call, result, source, workspace)
     return Item(
         number=number,
         kind=kind,
-        origin=_origin(call, result, source, workspace),
+        origin=words,
         body=body,
         values=values if several else (),
         variable=_variable_of(result) if kind == "roots" else None,
         source=source.number if source is not None and source.origin == "you" else None,
         message=message,
+        of=of,
     )
 
 
@@ -441,10 +473,10 @@ def build(conversation: Iterable[Message]) -> Workspace:
         elif isinstance(message, ToolCall):
             calls[message.call_id] = message
         elif isinstance(message, ToolResultMessage) and message.item is not None:
-            number = int(message.item.lstrip("#"))
-            if number >= workspace.next_number and message.values:
+            ref = ItemRef.parse(message.item)
+            if ref is not None and ref.number >= workspace.next_number and message.values:
                 call = calls.get(message.call_id)
-                workspace.add(_result_item(number, call, message, workspace, place))
+                workspace.add(_result_item(ref.number, call, message, workspace, place))
         elif (
             isinstance(message, AssistantMessage)
             and message.note

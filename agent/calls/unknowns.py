@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.core.variable_fit import LETTER
+from agent.calls.variable_fit import LETTER
 
 # Letters that are SI unit symbols (metre, second, gram, hour, litre, newton, joule, watt).
 UNIT_LETTERS = frozenset("msghlLNJW")

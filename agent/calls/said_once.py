@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.workspace.field_words import echo_removed
-from agent.workspace.pointing import values_item
+from agent.calls.field_words import echo_removed
+from agent.calls.pointing import values_item
+from agent.calls.resolve import MATH_FIELDS
 from agent.workspace.record import Workspace, ids_in, math_key
-from agent.workspace.resolve import MATH_FIELDS
 from tools.errors import ToolError
 from tools.operators import strip_integral
 from tools.parsing import parse_expression, split_top_level

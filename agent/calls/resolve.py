@@ -16,7 +16,7 @@ from typing import Any
 import sympy as sp
 
 from agent import wire
-from agent.workspace.field_words import echo_removed, words_refused
+from agent.calls.field_words import echo_removed, words_refused
 from agent.workspace.record import Item, Workspace, same_math
 from tools.errors import ToolError
 from tools.parsing import parse_expression, split_top_level

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.core.unknowns import no_unknown, unit_as_unknown, unit_written
+from agent.calls.unknowns import no_unknown, unit_as_unknown, unit_written
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import done, evaluate, solve, tool_call
 from tests.core.test_loop import make_agent
