@@ -14,7 +14,7 @@ from __future__ import annotations
 import sympy as sp
 
 from agent.messages import ToolResultMessage
-from agent.workspace.record import math_key
+from agent.workspace.math_keys import math_key
 from baml_client.types import SystemSolver
 from tools import ToolResult
 from tools.errors import ToolError

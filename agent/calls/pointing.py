@@ -15,7 +15,8 @@ import sympy as sp
 
 from agent import wire
 from agent.calls.resolve import MATH_FIELDS
-from agent.workspace.record import Item, Workspace, math_key, same_math
+from agent.workspace.math_keys import math_key, same_math
+from agent.workspace.record import Item, Workspace
 from tools.errors import ToolError
 
 # The field of each tool that holds its main math (its first); bounds and points are numbers,

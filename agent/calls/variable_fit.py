@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.workspace.record import Workspace, math_key
+from agent.workspace.math_keys import math_key
+from agent.workspace.record import Workspace
 from tools.calculus import read_derivative, read_integral
 from tools.errors import ToolError
 from tools.operators import strip_derivative, strip_integral

@@ -23,7 +23,7 @@ _NAME = re.compile(r"(?<![\w#'])([A-Za-z]\w*)(?![\w(])")
 
 def _items_named(query: str, workspace: Workspace) -> list[Item]:
     numbered = [workspace.get(n) for n in ids_in(query)]
-    named = [workspace.names[n] for n in _NAME.findall(query) if n in workspace.names]
+    named = [workspace.named[n] for n in _NAME.findall(query) if n in workspace.named]
     return list(dict.fromkeys(i for i in [*numbered, *named] if i is not None))
 
 

@@ -202,8 +202,8 @@ def _expression(spec: str, workspace: Workspace) -> sp.Expr:
     """The math of one spec: ids and names resolved; an equation `y = rhs` is its right side,
     any other equation its left side minus its right (zero where it holds)."""
     bare = _NAME.fullmatch(spec) and spec not in _VARIABLES
-    if bare and spec.rstrip("'") not in workspace.names:
-        known = ", ".join(sorted(workspace.names)) or "none yet"
+    if bare and spec.rstrip("'") not in workspace.named:
+        known = ", ".join(sorted(workspace.named)) or "none yet"
         raise PlotError(
             f"There is no function {spec.rstrip(chr(39))} in the workspace (functions: "
             f"{known}); write its math, e.g. /plot x^2 - 1."
@@ -229,8 +229,8 @@ def _target(spec: str, expression: sp.Expr, workspace: Workspace) -> Item | None
     same math (so `/plot x^2 - 1` finds the roots of `x^2 - 1 = 0`)."""
     if (match := re.fullmatch(r"\s*#(\d+)\s*", spec)) is not None:
         return workspace.get(int(match.group(1)))
-    if spec in workspace.names:
-        return workspace.names[spec]
+    if spec in workspace.named:
+        return workspace.named[spec]
     for item in reversed(workspace.items):
         if item.origin != "you" or item.kind not in ("equation", "expression", "function"):
             continue

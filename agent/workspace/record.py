@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import sympy as sp
@@ -20,9 +20,9 @@ import sympy as sp
 from agent import wire
 from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 from agent.workspace.capture import capture
+from agent.workspace.math_keys import math_key, same_math
 from agent.workspace.results import ItemKind, origin, result_kind, worked_on
 from tools.errors import ToolError
-from tools.parsing import parse
 
 # Newest items listed where a list is shown (folded tasks' items, a recall of the whole
 # workspace); functions are always listed, notes too.
@@ -118,6 +118,9 @@ def _plain(text: str) -> str:
 class Workspace:
     items: list[Item] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Names an answer gave a result (`v(t) = 6t - 2` for #4): each name, its item's number
+    # and the letters it takes (`add_answer_names`).
+    given: dict[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
 
     @property
     def next_number(self) -> int:
@@ -133,11 +136,48 @@ class Workspace:
 
     @property
     def names(self) -> dict[str, Item]:
+        """The names items carry (a function's, a label): what the lines show."""
         named: dict[str, Item] = {}
         for item in self.items:
             if item.name is not None:
                 named[item.name] = item
         return named
+
+    @property
+    def named(self) -> dict[str, Item]:
+        """What each name stands for in a call or a message: the names items carry, and the
+        names answers gave results, each as its item under that name and letters (a name an
+        item carries wins)."""
+        given = {}
+        for name, (number, params) in self.given.items():
+            if (item := self.get(number)) is not None:
+                given[name] = replace(item, name=name, params=params)
+        return {**given, **self.names}
+
+    def add_answer_names(self, text: str) -> None:
+        """Names an answer writes for results (`v(t) = 3*t^2 - 2`, its math equal by value to
+        an item's): each stands for that item from then on, as a function's name does. Read
+        as notation: a definition whose head names its letters, and math compared by value;
+        a name an item carries already is left as it is."""
+        known = {n: i.body for n, i in self.named.items()}
+        for piece in capture(_CITATION.sub("", text), known):
+            if piece.name is None or not piece.params or piece.name in self.names:
+                continue
+            if not re.search(rf"(?<![\w]){re.escape(piece.name)}\s*\(", text):
+                continue  # `y = 2x + 1` names no result: `y` stays a letter
+            if (item := self._equal_to(piece.body)) is not None:
+                self.given[piece.name] = (item.number, piece.params)
+
+    def _equal_to(self, body: str) -> Item | None:
+        """The newest expression or function whose math is `body`'s, by value."""
+        try:
+            key = math_key(body)
+        except (ToolError, ValueError, TypeError, RecursionError):
+            return None
+        for item in reversed(self.items):
+            if item.kind in ("expression", "function") and _same_math(item, key, False):
+                return item
+        return None
 
     def add(self, item: Item) -> Item:
         self.items.append(item)
@@ -146,7 +186,9 @@ class Workspace:
     def add_captured(self, text: str, message: int | None = None) -> list[Item]:
         """The person's math of one message, each piece once (math already held is kept);
         `message`: that message's place in the conversation."""
-        known = {n: i.body for n, i in self.names.items() if i.kind == "function"}
+        known = {
+            n: i.body for n, i in self.named.items() if i.kind == "function" or n in self.given
+        }
         added = []
         for piece in capture(text, known):
             if any(
@@ -319,41 +361,6 @@ def _degree_of(body: str) -> str:
     return _DEGREES.get(int(sp.degree(expr, *symbols)), "")
 
 
-@lru_cache(maxsize=4096)
-def math_key(text: str) -> sp.Expr:
-    """A piece of math as one expression: an equation `lhs = rhs` is `lhs - rhs`. Raises
-    ToolError when it does not parse. Not expanded: `(x + y + z + w + 1)^30` would take
-    half a minute, and this runs in the agent, outside the tools' time limit."""
-    parsed = parse(text)
-    return parsed.lhs - parsed.rhs if parsed.rhs is not None else parsed.lhs
-
-
-# Points at which two pieces of math are compared (rational, away from common poles).
-_PROBES = (sp.Rational(7, 3), sp.Rational(-5, 11), sp.Rational(13, 17))
-
-
-def same_math(a: sp.Expr, b: sp.Expr, up_to_sign: bool = True) -> bool:
-    """Equal by value at a few points (cheap for any size, where expanding is not); with
-    `up_to_sign`, also the negative (equations: `x^2 = 4` is `4 = x^2`)."""
-    if a.free_symbols != b.free_symbols:
-        return False
-    if a == b or (up_to_sign and a == -b):
-        return True
-    symbols = sorted(a.free_symbols, key=str)
-    signs = {1, -1} if up_to_sign else {1}
-    for shift, probe in enumerate(_PROBES):
-        point = {s: probe + k for k, s in enumerate(symbols, start=shift)}
-        try:
-            va, vb = complex(a.evalf(30, subs=point)), complex(b.evalf(30, subs=point))
-        except (TypeError, ValueError, ZeroDivisionError):
-            return False
-        scale = max(1.0, abs(va), abs(vb))
-        signs = {s for s in signs if abs(va - s * vb) <= 1e-12 * scale}
-        if not signs:
-            return False
-    return True
-
-
 def _variable_of(result: ToolResultMessage) -> str | None:
     match = re.search(r"\bfor ([A-Za-z]\w*)$", result.subject)
     if match:
@@ -391,9 +398,9 @@ def _restated(math: str, workspace: Workspace) -> Item | None:
     return None
 
 
-def _same_math(item: Item, key: sp.Expr) -> bool:
+def _same_math(item: Item, key: sp.Expr, up_to_sign: bool = True) -> bool:
     try:
-        return same_math(math_key(item.body), key)
+        return same_math(math_key(item.body), key, up_to_sign)
     except (ToolError, ValueError, TypeError, RecursionError):
         return False
 
@@ -402,7 +409,7 @@ def _names_in(text: str, workspace: Workspace) -> list[Item]:
     """The named items (functions, labelled equations) a piece of math cites by name."""
     return [
         item
-        for name, item in workspace.names.items()
+        for name, item in workspace.named.items()
         if re.search(rf"(?<![\w#]){re.escape(name)}(?![\w])", text)
     ]
 
@@ -477,12 +484,10 @@ def build(conversation: Iterable[Message]) -> Workspace:
             if ref is not None and ref.number >= workspace.next_number and message.values:
                 call = calls.get(message.call_id)
                 workspace.add(_result_item(ref.number, call, message, workspace, place))
-        elif (
-            isinstance(message, AssistantMessage)
-            and message.note
-            and message.note not in workspace.notes
-        ):
-            workspace.notes.append(message.note)
+        elif isinstance(message, AssistantMessage):
+            workspace.add_answer_names(message.text)
+            if message.note and message.note not in workspace.notes:
+                workspace.notes.append(message.note)
     return workspace
 
 
