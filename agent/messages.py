@@ -100,7 +100,7 @@ def written_call(tool: str, arguments: dict[str, Any]) -> str:
 class ToolCall(_Base):
     """A tool call the model asked for; `arguments` are its fields without `tool`.
     `pointed`: the same call with the math it copied written as ids, which is what the model
-    reads back (`agent.workspace.pointing`); None when it copied nothing."""
+    reads back (`agent.calls.pointing`); None when it copied nothing."""
 
     kind: Literal["tool_call"] = "tool_call"
     call_id: str

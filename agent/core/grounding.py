@@ -1,75 +1,25 @@
-"""Refuse tool calls on math nobody wrote.
+"""Answers grounded in what the tools computed and the person wrote.
 
-Small models, asked "integrate this" with nothing to integrate, tend to invent an expression
-(often one from the prompt's examples) instead of asking. A tool call is grounded when its
-math shares a variable or a number with what the user said or the tools returned anywhere in
-the conversation — the full transcript, not only what the model was shown, so a result a
-strategy folded away still grounds a call on it (the model's own tool calls do not count). An ungrounded call is not run: the model gets a tool
-error telling it to ask, and decides again.
+A small model answers "the square of the roots" by itself, writes its own arithmetic out
+wrongly, or copies the prompt's example note about the person into a chat where nobody said
+it. These read an answer's numbers and words against the conversation (math and names, never
+what a request asks for); the loop sends a doubtful answer back once
+(`SmallModelAids.verify_answers`). What refuses or corrects a tool call is in `agent.calls`.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 import sympy
 
-from agent.llm.model import ToolStep
-from agent.messages import AssistantMessage, Message, ToolCall, to_chat
-from tools.errors import ToolError
-from tools.parsing import parse_expression
-
-# A call's own math: one equation or expression, or a system's equations.
-_MATH_FIELDS = ("equation", "expression", "equations")
-_VARIABLE = re.compile(r"(?<![A-Za-z])([A-Za-z])(?![A-Za-z])")
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-# Single letters that are constants, not variables.
-_CONSTANTS = frozenset({"e", "E", "I"})
-
-
-def _features(text: str) -> tuple[set[str], set[str]]:
-    variables = {v for v in _VARIABLE.findall(text) if v not in _CONSTANTS}
-    return variables, set(_NUMBER.findall(text))
-
-
-@lru_cache(maxsize=16384)
-def _said_features(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """`_features` of one message's text, read once (a call is checked against every message
-    of a long chat)."""
-    variables, numbers = _features(text)
-    return frozenset(variables), frozenset(numbers)
-
-
-def _texts(value: object) -> str:
-    if isinstance(value, list):
-        return ", ".join(map(str, value))
-    return str(value or "")
-
-
-def ungrounded_reason(step: ToolStep, context: list[Message]) -> str | None:
-    """Why `step` looks invented, or None when its math appears in the conversation."""
-    math = " ".join(_texts(getattr(step, name, None)) for name in _MATH_FIELDS).strip()
-    variables, numbers = _features(math)
-    if not variables and not numbers:
-        return None
-    for message in context:
-        if isinstance(message, ToolCall):
-            continue
-        said_variables, said_numbers = _said_features(to_chat(message).content)
-        if variables & said_variables or numbers & said_numbers:
-            return None
-    return (
-        f"Not run: '{math}' appears nowhere in the conversation. Do not invent math: ask the "
-        "user which expression they mean (message_to_user, PROCESSING)."
-    )
-
+from agent.calls.grounding import NUMBER as _NUMBER
+from agent.calls.grounding import SUPERSCRIPTS as _SUPERSCRIPTS
+from agent.messages import AssistantMessage, Message, to_chat
 
 # A number as written in an answer: digits with an optional decimal part, not an exponent
 # (restating "x^3" states no result).
 _STATED_NUMBER = re.compile(r"(?<![A-Za-z_\d.^])(?<!\*\*)\d+(?:\.\d+)?")
-# "t³" as the user may type it: the same number as "t^3".
-_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
 
 def stated_numbers(answer: str, request: str) -> list[str]:
@@ -185,48 +135,3 @@ def note_is_grounded(note: str, said: str) -> bool:
     if any(name.lower() not in heard for name in names):
         return False
     return any(len(w) >= 4 and w.lower() in heard for w in words)
-
-
-# Numbers people write as words in a request ("from zero to two"), read as numerals.
-_NUMBER_WORDS = {
-    word: str(n)
-    for n, word in enumerate(
-        (
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-        )
-    )
-}
-
-
-def _numerals(text: str) -> str:
-    """`text` with number words from zero to twelve written as digits."""
-    return re.sub(r"[A-Za-z]+", lambda m: _NUMBER_WORDS.get(m.group(0).lower(), m.group(0)), text)
-
-
-def is_number(text: str) -> bool:
-    """Text the tools' parser reads as a number (`1`, `-1/2`, `pi`, `sqrt(2)`)."""
-    try:
-        return not parse_expression(text).free_symbols
-    except (ToolError, ValueError, TypeError, RecursionError):
-        return False
-
-
-def unwritten_values(values: list[str], said: str, known: set[str]) -> list[str]:
-    """The numbers of a call's bounds or points that the person did not write in this task
-    (in digits or as a word) and no result holds ("integrate this" answered with bounds 0
-    and 1 nobody gave)."""
-    written = set(_NUMBER.findall(_numerals(said).translate(_SUPERSCRIPTS))) | known
-    found = [n for v in values for n in _NUMBER.findall(v)]
-    return list(dict.fromkeys(n for n in found if n not in written))

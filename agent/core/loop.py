@@ -9,47 +9,35 @@ the transcript keeps what happened and why.
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from baml_py import AbortController
 
 from agent import wire
+from agent.calls.desk import settle, task_text
+from agent.calls.guards import Facts, ToolRunner, guards
+from agent.calls.pending import PendingCall
 from agent.context.base import Compaction, CompactionInput, ContextStrategy, Trigger
-from agent.core.grounding import (
-    is_number,
-    miscalculations,
-    note_is_grounded,
-    ungrounded_reason,
-    unverified_numbers,
-    unwritten_values,
-)
-from agent.core.joint_solve import joint_note, joint_system
+from agent.core.grounding import miscalculations, note_is_grounded, unverified_numbers
 from agent.core.plain_math import plain_math
 from agent.core.recall import recall
 from agent.core.session import Session
-from agent.core.tool_calls import as_run, run_tool, tool_arguments
+from agent.core.tool_calls import run_tool
 from agent.core.transcript import CompactionRecord, ErrorRecord
-from agent.core.unknowns import unknown_refusal
-from agent.core.variable_fit import fitted_variable, foreign_point, foreign_variable
 from agent.errors import AgentError, TurnCancelled
-from agent.llm.model import AnswerBegun, MathModel, ProgressObserver, ToolStep
+from agent.llm.model import AnswerBegun, MathModel, ProgressObserver
 from agent.llm.step_schema import Wanted
 from agent.messages import (
     AssistantMessage,
+    TaskStatusName,
     ToolCall,
     ToolResultMessage,
     UserMessage,
 )
-from agent.workspace.pointing import pointed_arguments
 from agent.workspace.record import Workspace, build
-from agent.workspace.resolve import ReferenceProblem, resolve_arguments
-from agent.workspace.results import result_values
-from agent.workspace.said_once import said_once
 from agent.workspace.shown import shown_chat
-from baml_client.types import ChatMessage, MessageToUser, TaskRecall
-from tools import ToolResult
+from baml_client.types import ChatMessage, MessageToUser
 
 DEFAULT_MAX_TOOL_STEPS = 8
 # Chat math is short and each tool reads at most 2,000 characters; a pasted megabyte would be
@@ -100,8 +88,6 @@ class TurnResult:
 
 
 ToolObserver = Callable[[ToolCall, ToolResultMessage], None]
-# Runs a model's tool call; injected so a benchmark can time or memoise the tools.
-ToolRunner = Callable[[ToolStep], ToolResult]
 # Called after every tool step (False) and when a turn or a manual change is done (True),
 # so a store can commit each completed step.
 CheckpointHook = Callable[[bool], None]
@@ -252,6 +238,7 @@ class Agent:
         # Messages sent after the history for one step only (never kept): a request to compute
         # what the last answer stated without a tool.
         follow_up: list[ChatMessage] = []
+        before = guards(self.aids.fit_variable)
         conversation = self.session.conversation()
         workspace = build(conversation)
         # The person's new equations and expressions in this message: an answer to them needs
@@ -272,24 +259,15 @@ class Agent:
             if cancel.cancelled:
                 raise TurnCancelled()
             if isinstance(step, AnswerBegun):  # decided: the request needs no other call
-                text = _held_to_tool(result.tool_runs) or step.begun
-                reply = AssistantMessage(text=text, task_status="COMPLETED")
-                self.session.append(reply)
-                return reply
+                return self._reply(_held_to_tool(result.tool_runs) or step.begun)
             if isinstance(step, MessageToUser):
-                note = (step.note or "").strip()
-                reply = AssistantMessage(
-                    text=workspace.without_unknown_citations(plain_math(step.response)),
-                    task_status=step.task_status,
-                    note=note if note and note_is_grounded(note, self._task_text()) else None,
-                )
+                reply = self._answer(step, workspace)
                 doubt = None
                 if self.aids.verify_answers:
                     doubt = self._unverified(reply, fresh if not result.tool_runs else [])
                 if doubt is not None and not asked:  # once per turn: held to a tool call
                     asked = True
-                    request = ChatMessage(role=wire.USER, content=doubt)
-                    follow_up = [reply.to_chat(), request]
+                    follow_up = [reply.to_chat(), ChatMessage(role=wire.USER, content=doubt)]
                     wanted = "tool"
                     continue
                 if doubt is not None and (held := _held_to_tool(result.tool_runs)) is not None:
@@ -299,61 +277,62 @@ class Agent:
             follow_up = []
             if wanted == "tool":
                 wanted = "any"
-            step = as_run(step)
-            call = ToolCall(
-                call_id=uuid.uuid4().hex[:12], tool=step.tool, arguments=tool_arguments(step)
-            )
+            call = PendingCall(step)
             # A small model that repeats a call it already made would loop to the step cap:
             # the call is not run again and the model is asked for its answer instead.
             if call.call_text in made:
-                if self.aids.answer_from_results and (text := _held_to_tool(result.tool_runs)):
-                    reply = AssistantMessage(text=text, task_status="COMPLETED")
-                    self.session.append(reply)
-                    return reply
+                if self.aids.answer_from_results and (held := _held_to_tool(result.tool_runs)):
+                    return self._reply(held)
                 if wanted == "answer":  # asked once already, and it still calls: stop here
                     break
                 wanted = "answer"
                 continue
             made.add(call.call_text)
-            if (once := said_once(call.tool, call.arguments, workspace)) != call.arguments:
-                call = call.model_copy(update={"arguments": once})
-                fields = type(step).model_fields
-                step = step.model_copy(update={k: v for k, v in once.items() if k in fields})
-            call, step, unsaid = self._unsaid_bounds(call, step, workspace)
-            tool_result = self._run(call, step, user, workspace)
-            joint = self._joint_solution(result.tool_runs, tool_result)
-            if note := joint or (unsaid if tool_result.ok else None):
-                tool_result = tool_result.model_copy(
-                    update={"text": f"{tool_result.text} ({note})"}
-                )
-            if (pointed := pointed_arguments(call.tool, call.arguments, workspace)) is not None:
-                call = call.model_copy(update={"pointed": pointed})
-            self.session.append(call)
-            self.session.append(tool_result)
-            if tool_result.item is not None:
+            stored, ran = settle(call, self._facts(user, workspace, result), before)
+            self.session.append(stored)
+            self.session.append(ran)
+            if ran.item is not None:
                 workspace = build(self.session.conversation())
-            result.tool_runs.append((call, tool_result))
+            result.tool_runs.append((stored, ran))
             self.checkpoint(turn_complete=False)
             if on_tool is not None:
-                on_tool(call, tool_result)
-        reply = AssistantMessage(
-            text=(
-                f"I stopped after {len(result.tool_runs)} tool steps without a final answer; "
-                "say 'continue' to let me go on, or rephrase the request."
-            ),
-            task_status="PROCESSING",
+                on_tool(stored, ran)
+        return self._reply(
+            f"I stopped after {len(result.tool_runs)} tool steps without a final answer; "
+            "say 'continue' to let me go on, or rephrase the request.",
+            "PROCESSING",
         )
+
+    def _reply(self, text: str, status: TaskStatusName = "COMPLETED") -> AssistantMessage:
+        """An answer the loop writes (from the turn's results, or that it stopped), kept."""
+        reply = AssistantMessage(text=text, task_status=status)
         self.session.append(reply)
         return reply
 
-    def _joint_solution(
-        self, runs: list[tuple[ToolCall, ToolResultMessage]], ran: ToolResultMessage
-    ) -> str | None:
-        """What a solve adds when it and the request's earlier solves fix their unknowns
-        together (`core/joint_solve`); None otherwise. Only a solve has one, and a solve has
-        no bounds to leave out, so a result gets at most one of the two notes."""
-        system = joint_system([earlier for _call, earlier in runs], ran)
-        return joint_note(system, self.tool_runner(system)) if system is not None else None
+    def _answer(self, step: MessageToUser, workspace: Workspace) -> AssistantMessage:
+        """The model's message as the person reads it: LaTeX written plainly, citations of ids
+        that do not exist dropped, a note kept only when it restates the person's words."""
+        note = (step.note or "").strip()
+        said = task_text(self.session.conversation())
+        return AssistantMessage(
+            text=workspace.without_unknown_citations(plain_math(step.response)),
+            task_status=step.task_status,
+            note=note if note and note_is_grounded(note, said) else None,
+        )
+
+    def _facts(self, user: UserMessage, workspace: Workspace, result: TurnResult) -> Facts:
+        """What the guards of a call read: the whole conversation, not just the view (what a
+        strategy keeps out of the prompt is still searchable, and still grounds a call)."""
+        conversation = self.session.conversation()
+        return Facts(
+            workspace=workspace,
+            conversation=conversation,
+            message=user.text,
+            said=task_text(conversation),
+            earlier=[ran for _call, ran in result.tool_runs],
+            run_tool=self.tool_runner,
+            look_up=lambda query: recall(conversation, workspace, query),
+        )
 
     def _unverified(self, reply: AssistantMessage, untooled: list[str]) -> str | None:
         """The sentence sent back once when a finished answer states numbers no tool computed
@@ -366,94 +345,6 @@ class Agent:
         stated = unverified_numbers(reply.text, self.session.conversation())
         stated += [n for n in miscalculations(reply.text) if n not in stated]
         return wire.unverified_request(stated) if stated else None
-
-    def _run(
-        self,
-        call: ToolCall,
-        step: ToolStep | TaskRecall,
-        user: UserMessage,
-        workspace: Workspace,
-    ) -> ToolResultMessage:
-        """The outcome of one tool call: a search of the record, or math (ids resolved)."""
-        # The whole conversation, not just the view: what a strategy keeps out of the prompt
-        # is still searchable, and still grounds a call on it.
-        conversation = self.session.conversation()
-        if isinstance(step, TaskRecall):
-            found = recall(conversation, workspace, step.query)
-            return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=True, text=found)
-        if (unknown := unknown_refusal(call.tool, call.arguments, self._task_text())) is not None:
-            return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=False, text=unknown)
-        try:
-            arguments = resolve_arguments(call.tool, call.arguments, workspace)
-        except ReferenceProblem as problem:
-            return ToolResultMessage(
-                call_id=call.call_id, tool=call.tool, ok=False, text=problem.message
-            )
-        if self.aids.fit_variable:
-            arguments = fitted_variable(call.tool, arguments, user.text) or arguments
-            foreign = foreign_variable(call.tool, arguments, user.text, workspace)
-            if foreign is None and call.tool in wire.POINT_LIST_TOOLS:
-                foreign = foreign_point(call.arguments, arguments, user.text, workspace)
-            if foreign is not None:
-                return ToolResultMessage(
-                    call_id=call.call_id, tool=call.tool, ok=False, text=foreign
-                )
-        if arguments != call.arguments:
-            step = step.model_copy(
-                update={k: v for k, v in arguments.items() if k in type(step).model_fields}
-            )
-            # A system whose restated definition was dropped may be one equation now.
-            written = call.arguments.get("equations") or []
-            step = as_run(step, single=len(arguments.get("equations") or []) < len(written))
-        elif (refusal := ungrounded_reason(step, conversation)) is not None:
-            # Math the call wrote itself (no id) must come from the person or a result.
-            return ToolResultMessage(call_id=call.call_id, tool=call.tool, ok=False, text=refusal)
-        outcome = self.tool_runner(step)
-        values = result_values(outcome.value) if outcome.ok else ()
-        return ToolResultMessage(
-            call_id=call.call_id,
-            tool=call.tool,
-            ok=outcome.ok,
-            text=outcome.text,
-            item=f"#{workspace.next_number}" if values else None,
-            values=values,
-            subject=outcome.input,
-        )
-
-    def _task_text(self) -> str:
-        """What the person wrote in the open task: their messages since the last answer."""
-        said: list[str] = []
-        for message in reversed(self.session.conversation()):
-            if isinstance(message, AssistantMessage) and message.task_status == "COMPLETED":
-                break
-            if isinstance(message, UserMessage):
-                said.append(message.text)
-        return "\n".join(reversed(said))
-
-    def _unsaid_bounds(
-        self, call: ToolCall, step: ToolStep | TaskRecall, workspace: Workspace
-    ) -> tuple[ToolCall, ToolStep | TaskRecall, str | None]:
-        """An integral's or an extremum's bounds that the person never gave and no result holds,
-        left out with a note saying so (the model made them up): the integral runs as the
-        antiderivative, the extremum without a range. For the extreme of several values
-        (`#N` of roots), a result's number is no excuse: no one bounds roots by other roots."""
-        if call.tool not in wire.BOUNDED_TOOLS:
-            return call, step, None
-        bounds = [str(call.arguments.get(k) or "") for k in ("lower", "upper")]
-        bounds = [b for b in bounds if b and "#" not in b]
-        known = {v for item in workspace.items if item.origin != "you" for v in item.values}
-        cited = workspace.cited_alone(str(call.arguments.get("expression") or ""))
-        if call.tool == "extrema" and cited is not None and len(cited.values) > 1:
-            known = set()
-        unsaid = unwritten_values(bounds, self._task_text(), known)
-        if not unsaid or not all(is_number(b) for b in bounds):
-            return call, step, None  # a bound that is no number: the tool says why
-        cleared = {"lower": None, "upper": None}
-        return (
-            call.model_copy(update={"arguments": {**call.arguments, **cleared}}),
-            step.model_copy(update=cleared),
-            wire.unsaid_bounds_note(unsaid, call.tool),
-        )
 
     def compact(self, trigger: Trigger) -> CompactionRecord | None:
         """Ask the strategy to compact; record what it did (or, when asked by hand, why not)."""

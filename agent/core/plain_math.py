@@ -38,6 +38,16 @@ SYMBOLS = {
     "beta": "β",
     "lambda": "λ",
     "partial": "∂",
+    "nabla": "∇",
+    "gamma": "γ",
+    "delta": "δ",
+    "epsilon": "ε",
+    "mu": "μ",
+    "rho": "ρ",
+    "sigma": "σ",
+    "tau": "τ",
+    "phi": "φ",
+    "omega": "ω",
     "quad": " ",
     "qquad": " ",
 }
@@ -85,9 +95,35 @@ _COMMAND = re.compile(r"\\([A-Za-z]+)")
 _LATEX_HINT = re.compile(r"\\[A-Za-z(\[]|\^\{|_\{|\$\$")
 
 
+# Every command this module reads: what a JSON escape may have cut the backslash off.
+COMMANDS = frozenset(SYMBOLS) | NAMED | DROPPED | WRAPPERS | {"frac", "dfrac", "tfrac", "sqrt"}
+# A LaTeX command written in a JSON string with one backslash loses it to a JSON escape:
+# `\frac` arrives as a form feed and "rac", `\times` and `\theta` as a tab, `\beta` as a
+# backspace, `\right` and `\rho` as a carriage return, `\neq` and `\nabla` as a newline.
+_ESCAPES = {"\f": "f", "\t": "t", "\b": "b", "\r": "r", "\n": "n"}
+_ESCAPED_COMMAND = re.compile(r"([\f\t\b\r\n])([A-Za-z]+)")
+
+
 def plain_math(text: str) -> str:
     """`text` with its LaTeX written plainly (text without LaTeX is returned as it is)."""
+    text = json_escapes_undone(text)
     return _from_latex(text) if _LATEX_HINT.search(text) else text
+
+
+def json_escapes_undone(text: str) -> str:
+    """Commands whose backslash a JSON escape took, written as commands again: a control
+    character followed by the rest of a command's name (and no more letters). A newline
+    stays one unless what follows completes a command of three letters or more (`\neq`,
+    `\nabla`): a line may well begin with "e" or "u"."""
+
+    def undone(match: re.Match[str]) -> str:
+        control, rest = match.group(1), match.group(2)
+        name = _ESCAPES[control] + rest
+        if name not in COMMANDS or (control == "\n" and len(name) < 3):
+            return match.group(0)
+        return "\\" + name
+
+    return _ESCAPED_COMMAND.sub(undone, text)
 
 
 def _from_latex(text: str) -> str:

@@ -32,7 +32,7 @@ _FORM_WORDS = frozenset({"task", "tasks", "number", "equations", "the", "and", "
 
 def _items_named(query: str, workspace: Workspace) -> list[Item]:
     numbered = [workspace.get(n) for n in ids_in(query)]
-    named = [workspace.names[n] for n in _NAME.findall(query) if n in workspace.names]
+    named = [workspace.named[n] for n in _NAME.findall(query) if n in workspace.named]
     placed: list[Item | None] = []
     for place in _PLACE.findall(query):
         try:

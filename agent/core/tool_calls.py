@@ -7,7 +7,6 @@ tools/, and one branch here.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import tools
 from agent.llm.model import ToolStep
@@ -22,38 +21,10 @@ from baml_client.types import (
     SeriesExpansion,
     SystemSolver,
     TangentLine,
-    TaskRecall,
 )
 from tools import ToolResult
 from tools.calculus import AT_A_POINT
-from tools.systems import one_equation_with_conditions
 from tools.worded import worded_arithmetic
-
-
-def tool_arguments(step: ToolStep | TaskRecall) -> dict[str, Any]:
-    """The call's fields without the `tool` discriminator, for the history."""
-    return step.model_dump(exclude={"tool"})
-
-
-def as_run(step: ToolStep | TaskRecall, single: bool = False) -> ToolStep | TaskRecall:
-    """The call to make for a step. A "system" of one equation and conditions on its
-    solutions (`["2x^2 - 2x - 4 = 0", "1 <= x <= 5"]`) is that equation solved on a domain:
-    it runs, and is kept in the history, as that `solve` call. `single`: so does a system of
-    one equation (what is left of two once a restated definition is dropped)."""
-    if isinstance(step, SystemSolver):
-        split = one_equation_with_conditions(step.equations)
-        if split is None and single and len(step.equations) == 1:
-            split = step.equations[0], []
-        if split is not None:
-            equation, conditions = split
-            variables = step.variables or []
-            return QuadraticSolver(
-                tool="solve",
-                equation=equation,
-                variable=variables[0] if len(variables) == 1 else None,
-                domain=", ".join(conditions) or None,
-            )
-    return step
 
 
 def run_tool(step: ToolStep) -> ToolResult:

@@ -2,7 +2,7 @@
 
 The REPL parses nothing but the command word; this module reads the request (`f, g from -2
 to 3`, `#4 -1 1`, `x^2 - 1 -2 2`), turns ids and names into math with the workspace's own
-resolver (`agent.workspace.resolve`), reads it with the project's safe parser (never eval),
+resolver (`agent.calls.resolve`), reads it with the project's safe parser (never eval),
 samples it with plain float evaluation (SymPy `lambdify` to `math`, `mpmath` for the rest), and
 marks what the workspace already knows about each function: its roots, and the points where
 it was evaluated. This data (`Plot`) is computed apart from the drawing
@@ -24,9 +24,9 @@ from typing import Literal
 
 import sympy as sp
 
+from agent.calls.resolve import ReferenceProblem, resolve_math
 from agent.display.pretty import pretty
 from agent.workspace.record import Item, Workspace
-from agent.workspace.resolve import ReferenceProblem, resolve_math
 from agent.workspace.results import CRITICAL_POINTS
 from tools.errors import ToolError
 from tools.parsing import parse, parse_expression, split_top_level
@@ -202,8 +202,8 @@ def _expression(spec: str, workspace: Workspace) -> sp.Expr:
     """The math of one spec: ids and names resolved; an equation `y = rhs` is its right side,
     any other equation its left side minus its right (zero where it holds)."""
     bare = _NAME.fullmatch(spec) and spec not in _VARIABLES
-    if bare and spec.rstrip("'") not in workspace.names:
-        known = ", ".join(sorted(workspace.names)) or "none yet"
+    if bare and spec.rstrip("'") not in workspace.named:
+        known = ", ".join(sorted(workspace.named)) or "none yet"
         raise PlotError(
             f"There is no function {spec.rstrip(chr(39))} in the workspace (functions: "
             f"{known}); write its math, e.g. /plot x^2 - 1."
@@ -229,8 +229,8 @@ def _target(spec: str, expression: sp.Expr, workspace: Workspace) -> Item | None
     same math (so `/plot x^2 - 1` finds the roots of `x^2 - 1 = 0`)."""
     if (match := re.fullmatch(r"\s*#(\d+)\s*", spec)) is not None:
         return workspace.get(int(match.group(1)))
-    if spec in workspace.names:
-        return workspace.names[spec]
+    if spec in workspace.named:
+        return workspace.named[spec]
     for item in reversed(workspace.items):
         if item.origin != "you" or item.kind not in ("equation", "expression", "function"):
             continue

@@ -4,10 +4,13 @@ Why lexical and not linguistic: which words are English is not decided by a list
 but by what the parser can read. A word is math when it holds a digit, an operator, a bracket
 or a math symbol, or when it is a single letter or a name the parser knows (sin, sqrt, pi);
 a word of letters stays a word inside brackets ("(metres,"). Maximal runs of such words are
-parsed, without a unit in brackets at their end; a run of bare numbers and lone letters with
-no operator ("a 20 m platform") is prose. What parses and is more than a bare number or
-letter becomes a candidate item: an equation, an expression, or a definition (`h(t) = ...`, a
-chain `h(t) = ... = 0`, or a named expression `P = x^2 - 1`).
+parsed, without the units written after their numbers or in brackets after them
+(`agent.workspace.units`: `52 cm²` is a measurement, not `52*c*m^2`); Leibniz's `dy/dx` and
+`d/dx` are operations, and cut the runs they stand in (the math beside them is kept); a run
+of bare numbers and lone letters with no operator ("a 20 m platform") is prose. What parses
+and is more than a bare number or letter becomes a candidate item: an equation, an
+expression, or a definition (`h(t) = ...`, a chain `h(t) = ... = 0`, or a named expression
+`P = x^2 - 1`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Literal
 
 import sympy as sp
 
+from agent.workspace.units import without_units
 from tools.errors import ToolError
 from tools.parsing import parse
 from tools.vocabulary import CONSTANTS, FUNCTIONS, GREEK_NAMES
@@ -40,13 +44,14 @@ _LETTERS = re.compile(r"[A-Za-z]{3,}")
 _NAMES = frozenset(FUNCTIONS) | frozenset(CONSTANTS) | GREEK_NAMES
 _LABEL = re.compile(r"[A-Z]")
 _CALL = re.compile(r"(?<![A-Za-z\w])([A-Za-z]\w*)'*\s*\(")
-# A unit symbol after the last number of a definition ("h(t) = -5t^2 + 20t + 25 m"): one
-# letter, apart, at the very end (read as a letter it would become a second variable).
-_TRAILING_UNIT = re.compile(r"(?<=[\d.])\s+([A-Za-z])\s*$")
 _TRAILING_LABEL = re.compile(r"(?<=[\w)])\s+([A-Z])$")
-# A unit in brackets after the math, "+ 2 (m, s)" or "(m/s)" (complete or cut at a comma):
-# letters with at most /, ^, * between them; never an operation of the math itself.
-_BRACKETED_UNIT = re.compile(r"\s+\((?:\s*[A-Za-z]+(?:\s*[/*^]\s*[A-Za-z0-9]+)*\s*(?:,|$|\)))+\s*$")
+# Leibniz's notation for a derivative, `dy/dx`, `d/dx`, `d²y/dx²`, `d^2/dt^2`: an operation
+# on the math beside it, never a product of letters to keep. The math it applies to is read
+# as written (`d/dx (x^3)` holds x^3), and so is the math it is said to equal (`dy/dx = 3x^2`).
+_LEIBNIZ = re.compile(
+    r"(?<![A-Za-z0-9_])d(?:\^?\d+|[²³])?(?:[A-Za-z])?\s*/\s*d[A-Za-z](?:\^?\d+|[²³])?"
+    r"(?![A-Za-z0-9_])(?:\s*=(?!=))?"
+)
 # A run of bare numbers and lone letters with no operator ("a 20 m platform"): prose with a
 # number in it, not notation (math written with spaces has an operator: `2 x + 1`).
 _BARE_WORD = re.compile(r"^(?:\d+(?:\.\d+)?|[A-Za-z])$")
@@ -133,34 +138,12 @@ def _definition(head: str, body: str) -> Captured | None:
     if name in FUNCTIONS:
         return None
     params = tuple(p.strip() for p in match.group(2).split(","))
-    value = _read(_without_unit(body, params))
+    value = _read(body)
     if value is None or isinstance(value, tuple):
         return None
     if name in {s.name for s in value.free_symbols}:
         return None
     return Captured("function", sp.sstr(value), name, params)
-
-
-def _without_unit(body: str, params: tuple[str, ...]) -> str:
-    """A definition's body without a unit written after its last number: a letter that is
-    not a parameter and is used nowhere else in the body."""
-    match = _TRAILING_UNIT.search(body)
-    if match is None or match.group(1) in params:
-        return body
-    uses = re.findall(rf"(?<![A-Za-z]){match.group(1)}(?![A-Za-z])", body)
-    return body[: match.start()] if len(uses) == 1 else body
-
-
-def _without_bracketed_unit(run: str) -> str:
-    """The run without a unit in brackets at its end, when none of the unit's letters is
-    used in the math before it (`f(m) = 2m (m)` keeps its m)."""
-    match = _BRACKETED_UNIT.search(run)
-    if match is None:
-        return run
-    math = run[: match.start()]
-    letters = set(re.findall(r"[A-Za-z]+", match.group(0)))
-    used = set(re.findall(r"[A-Za-z]+", math))
-    return math if not letters & used and math.strip() else run
 
 
 def _named(head: str, body: sp.Expr) -> Captured | None:
@@ -196,7 +179,7 @@ def _from_run(run: str, known: Mapping[str, str]) -> list[Captured]:
     words = run.split()
     if len(words) > 1 and all(_BARE_WORD.match(word) for word in words):
         return []
-    run = _without_bracketed_unit(run)
+    run = without_units(run).strip()  # a unit in brackets where the run was cut: `(m,`
     parts = [p.strip() for p in run.split("=")]
     head = _DEFINITION_HEAD.match(parts[0]) if len(parts) == 2 else None
     # The zeros of h are h's own: `h(t) = 0` and `h(t) = ... = 0` add no item besides h.
@@ -244,7 +227,8 @@ def _capture(text: str, known: tuple[tuple[str, str], ...]) -> tuple[Captured, .
     """Cached: the record is rebuilt from the conversation before every call."""
     names = dict(known)
     found: list[Captured] = []
-    runs = math_runs(text)
+    # `52 cm²` is a measurement, not letters multiplied: its unit is no part of any run
+    runs = [run for piece in _LEIBNIZ.split(without_units(text)) for run in math_runs(piece)]
     for run in runs:
         for item in _from_run(run, names):
             if item not in found:

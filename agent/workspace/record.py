@@ -2,7 +2,7 @@
 
 Why: a small model points back badly in English ("the first one", "that") and copies
 numbers wrongly; given short ids it only has to point, and code does the exact work
-(`agent.workspace.resolve`). Items come from two places only: the math a person wrote
+(`agent.calls.resolve`). Items come from two places only: the math a person wrote
 (`agent.workspace.capture`) and every successful tool result. The record is rebuilt from the
 conversation (the transcript's messages), so it needs no storage of its own, survives every
 compaction and a restart, and gives the same ids every time.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 
@@ -23,7 +23,7 @@ from agent import wire
 from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 from agent.workspace.capture import capture
 from agent.workspace.math_values import math_key, same_math
-from agent.workspace.results import ItemKind, origin, result_kind
+from agent.workspace.results import ItemKind, origin, result_kind, worked_on
 from tools.errors import ToolError
 
 # Newest items listed where a list is shown (folded tasks' items, a recall of the whole
@@ -38,6 +38,23 @@ _CITATION = re.compile(r"\s*\(\s*#\d+(?:\[-?\d+\])?(?:\s*,\s*#\d+(?:\[-?\d+\])?)
 # The person's equations by place: `equations[1]` the first, `equations[-1]` the last.
 EQUATIONS = "equations"
 _PLACE = re.compile(rf"\b{EQUATIONS}\s*\[\s*(-?\d+)\s*\]")
+
+
+@dataclass(frozen=True, order=True)
+class ItemRef:
+    """An item's id as data (its number); written `#N` only where text is written: a tool
+    result's label, a field the model reads back."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"#{self.number}"
+
+    @classmethod
+    def parse(cls, text: str | None) -> ItemRef | None:
+        """`#5` (exactly an id, spaces around it aside) as its reference; else None."""
+        match = _ID.fullmatch(text.strip()) if text else None
+        return cls(int(match.group(1))) if match else None
 
 
 @dataclass(frozen=True)
@@ -59,10 +76,17 @@ class Item:
     message: int | None = None
     # When the person's message that wrote it was sent (its identity across copies).
     said_at: datetime | None = None
+    # The item a result was computed on when the call's math was exactly its id (`#4`,
+    # `#4 = 0`): its roots are that item's roots, whoever wrote it.
+    of: int | None = None
+
+    @property
+    def ref(self) -> ItemRef:
+        return ItemRef(self.number)
 
     @property
     def id(self) -> str:
-        return f"#{self.number}"
+        return str(self.ref)
 
     @property
     def shown(self) -> str:
@@ -98,21 +122,66 @@ def _plain(text: str) -> str:
 class Workspace:
     items: list[Item] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Names an answer gave a result (`v(t) = 6t - 2` for #4): each name, its item's number
+    # and the letters it takes (`add_answer_names`).
+    given: dict[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
 
     @property
     def next_number(self) -> int:
         return self.items[-1].number + 1 if self.items else 1
+
+    @property
+    def next_ref(self) -> ItemRef:
+        """The id the next item will get."""
+        return ItemRef(self.next_number)
 
     def get(self, number: int) -> Item | None:
         return next((item for item in self.items if item.number == number), None)
 
     @property
     def names(self) -> dict[str, Item]:
+        """The names items carry (a function's, a label): what the lines show."""
         named: dict[str, Item] = {}
         for item in self.items:
             if item.name is not None:
                 named[item.name] = item
         return named
+
+    @property
+    def named(self) -> dict[str, Item]:
+        """What each name stands for in a call or a message: the names items carry, and the
+        names answers gave results, each as its item under that name and letters (a name an
+        item carries wins)."""
+        given = {}
+        for name, (number, params) in self.given.items():
+            if (item := self.get(number)) is not None:
+                given[name] = replace(item, name=name, params=params)
+        return {**given, **self.names}
+
+    def add_answer_names(self, text: str) -> None:
+        """Names an answer writes for results (`v(t) = 3*t^2 - 2`, its math equal by value to
+        an item's): each stands for that item from then on, as a function's name does. Read
+        as notation: a definition whose head names its letters, and math compared by value;
+        a name an item carries already is left as it is."""
+        known = {n: i.body for n, i in self.named.items()}
+        for piece in capture(_CITATION.sub("", text), known):
+            if piece.name is None or not piece.params or piece.name in self.names:
+                continue
+            if not re.search(rf"(?<![\w]){re.escape(piece.name)}\s*\(", text):
+                continue  # `y = 2x + 1` names no result: `y` stays a letter
+            if (item := self._equal_to(piece.body)) is not None:
+                self.given[piece.name] = (item.number, piece.params)
+
+    def _equal_to(self, body: str) -> Item | None:
+        """The newest expression or function whose math is `body`'s, by value."""
+        try:
+            key = math_key(body)
+        except (ToolError, ValueError, TypeError, RecursionError):
+            return None
+        for item in reversed(self.items):
+            if item.kind in ("expression", "function") and _same_math(item, key, False):
+                return item
+        return None
 
     def add(self, item: Item) -> Item:
         self.items.append(item)
@@ -123,7 +192,9 @@ class Workspace:
     ) -> list[Item]:
         """The person's math of one message, each piece once (math already held is kept);
         `message`: that message's place in the conversation, `said_at` when it was sent."""
-        known = {n: i.body for n, i in self.names.items() if i.kind == "function"}
+        known = {
+            n: i.body for n, i in self.named.items() if i.kind == "function" or n in self.given
+        }
         added = []
         for piece in capture(text, known):
             if any(
@@ -155,12 +226,11 @@ class Workspace:
     def roots_of(self, item: Item) -> Item | None:
         """The newest roots of an item (an equation, a function, an expression): what the
         item stands for where a list of values is meant (`mean(#1)` after #1 was solved)."""
-        solved = re.compile(rf"roots of {re.escape(item.id)}(?: \(.+\))?")
         return next(
             (
                 i
                 for i in reversed(self.items)
-                if i.kind == "roots" and (i.source == item.number or solved.fullmatch(i.origin))
+                if i.kind == "roots" and item.number in (i.source, i.of)
             ),
             None,
         )
@@ -340,9 +410,9 @@ def _restated(math: str, workspace: Workspace) -> Item | None:
     return None
 
 
-def _same_math(item: Item, key: sp.Expr) -> bool:
+def _same_math(item: Item, key: sp.Expr, up_to_sign: bool = True) -> bool:
     try:
-        return same_math(math_key(item.body), key)
+        return same_math(math_key(item.body), key, up_to_sign)
     except (ToolError, ValueError, TypeError, RecursionError):
         return False
 
@@ -351,19 +421,20 @@ def _names_in(text: str, workspace: Workspace) -> list[Item]:
     """The named items (functions, labelled equations) a piece of math cites by name."""
     return [
         item
-        for name, item in workspace.names.items()
+        for name, item in workspace.named.items()
         if re.search(rf"(?<![\w#]){re.escape(name)}(?![\w])", text)
     ]
 
 
 def _origin(
     call: ToolCall | None, result: ToolResultMessage, source: Item | None, workspace: Workspace
-) -> str:
+) -> tuple[str, int | None]:
     """What made a result, in words (`agent.workspace.results.origin`): the math the call
-    worked on is named by the person's item it restates, else as the call wrote it."""
+    worked on is named by the person's item it restates, else as the call wrote it; and the
+    item that math was exactly, by its id (`#4`), when it was one."""
     subject = result.subject or result.tool
     if call is None:
-        return subject
+        return subject, None
     args = call.arguments
     main = str(args.get("equation") or args.get("expression") or "").strip()
     cited = bool(_ID.search(main)) or any(_names_in(main, workspace))
@@ -373,7 +444,8 @@ def _origin(
         subject = source.name or source.id  # the math was copied: say whose it is
     if isinstance(args.get("equations"), list):  # a system's equations, each by its id
         args = {**args, "equations": [_named(str(e), workspace) for e in args["equations"]]}
-    return origin(call.tool, args, subject, result)
+    exactly = ItemRef.parse(worked_on(call.tool, subject))
+    return origin(call.tool, args, subject, result), exactly.number if exactly else None
 
 
 def _named(math: str, workspace: Workspace) -> str:
@@ -396,15 +468,17 @@ def _result_item(
     if kind == "solutions":
         body = "; ".join(values)
     source = _source(call, workspace)
+    words, of = _origin(call, result, source, workspace)
     return Item(
         number=number,
         kind=kind,
-        origin=_origin(call, result, source, workspace),
+        origin=words,
         body=body,
         values=values if several else (),
         variable=_variable_of(result) if kind == "roots" else None,
         source=source.number if source is not None and source.origin == "you" else None,
         message=message,
+        of=of,
     )
 
 
@@ -433,19 +507,19 @@ class _Builder:
             elif isinstance(message, ToolCall):
                 self.calls[message.call_id] = message
             elif isinstance(message, ToolResultMessage) and message.item is not None:
-                number = int(message.item.lstrip("#"))
-                if number >= workspace.next_number and message.values:
+                ref = ItemRef.parse(message.item)
+                if ref is not None and ref.number >= workspace.next_number and message.values:
                     call = self.calls.get(message.call_id)
-                    workspace.add(_result_item(number, call, message, workspace, place))
-            elif (
-                isinstance(message, AssistantMessage)
-                and message.note
-                and message.note not in workspace.notes
-            ):
-                workspace.notes.append(message.note)
+                    workspace.add(_result_item(ref.number, call, message, workspace, place))
+            elif isinstance(message, AssistantMessage):
+                workspace.add_answer_names(message.text)
+                if message.note and message.note not in workspace.notes:
+                    workspace.notes.append(message.note)
             self.seen.append(message)
         # A copy: what a caller holds does not change when the conversation grows.
-        return Workspace(items=list(workspace.items), notes=list(workspace.notes))
+        return Workspace(
+            items=list(workspace.items), notes=list(workspace.notes), given=dict(workspace.given)
+        )
 
 
 # The conversations read most recently (the agent rebuilds its workspace before each call):

@@ -82,8 +82,7 @@ def origin(tool: str, arguments: dict[str, Any], subject: str, result: ToolResul
     args = arguments
     if tool == "solve":
         domain = args.get("domain")
-        subject = _EQUALS_ZERO.sub("", subject)  # the roots of `q = 0` are the roots of q
-        return f"roots of {subject}" + (f" ({domain})" if domain else "")
+        return f"roots of {worked_on(tool, subject)}" + (f" ({domain})" if domain else "")
     if tool == "solve_system":
         return _system(args, result)
     if tool == "derivative":
@@ -114,6 +113,11 @@ def origin(tool: str, arguments: dict[str, Any], subject: str, result: ToolResul
     if tool == "series":
         return f"series of {subject} at {args.get('at') or 0}"
     return subject
+
+
+def worked_on(tool: str, subject: str) -> str:
+    """The math a result is of, as its origin names it: the roots of `q = 0` are q's."""
+    return _EQUALS_ZERO.sub("", subject) if tool == "solve" else subject
 
 
 def _system(args: dict[str, Any], result: ToolResultMessage) -> str:

@@ -6,14 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agent.calls.grounding import ungrounded_reason
 from agent.context.registry import make_strategy
 from agent.context.strategies.none import NoCompaction
-from agent.core.grounding import (
-    miscalculations,
-    stated_numbers,
-    ungrounded_reason,
-    unverified_numbers,
-)
+from agent.core.grounding import miscalculations, stated_numbers, unverified_numbers
 from agent.core.loop import Agent
 from agent.messages import (
     SummaryExchangeRecord,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.core.tool_calls import as_run, run_tool, tool_arguments
+from agent.calls.pending import as_run, tool_arguments
+from agent.core.tool_calls import run_tool
 from agent.testing.replies import as_step, derivative, evaluate, solve, tool_call
 from baml_client.types import IntegralSolver, QuadraticSolver
 

@@ -154,3 +154,57 @@ def test_a_capital_letter_after_the_math_is_its_label_not_a_factor() -> None:
         Captured("equation", "3*y - 12 = 0", "R")
     ]
     assert capture("integrate to x^3/3 + C") == [Captured("expression", "C + x**3/3")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Leibniz's operator is an operation, not a product of letters to keep
+        ("what is dy/dx?", []),
+        ("find dy/dx for y = x^3 + 2x", [Captured("function", "x**3 + 2*x", "y", ("x",))]),
+        ("d²y/dx² of y = x^4", [Captured("function", "x**4", "y", ("x",))]),
+        ("dv/dt at t = 2", []),
+        # the math it applies to, and the math it is said to equal, are the person's math
+        ("compute d/dx (x^3 + 2x)", [Captured("expression", "x**3 + 2*x")]),
+        ("d/dx x^3", [Captured("expression", "x**3")]),
+        ("d^2/dt^2 (t^4)", [Captured("expression", "t**4")]),
+        ("dy/dx = 3x^2, find y", [Captured("expression", "3*x**2")]),
+    ],
+)
+def test_leibniz_notation_is_an_operation_not_math_to_store(
+    text: str, expected: list[Captured]
+) -> None:
+    assert capture(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The area is 52 cm². What is the width?",
+        "a field of 52 cm^2",
+        "it falls at 9.8 m/s^2 down",
+        "3 m^2 of paint",
+        "a speed of 25 m/s",
+        "The length of a rectangle is 9 metres more than its width. Its area is 52 m². Width?",
+        "a force of 20 N on x^2 - 4 = 0",  # 20 N is no label of the equation
+    ],
+)
+def test_a_measurement_is_not_letters_multiplied(text: str) -> None:
+    assert all(c.name is None and not {"c", "m", "s", "N"} & set(c.body) for c in capture(text))
+    assert all("52" not in c.body and "9.8" not in c.body for c in capture(text))
+
+
+def test_a_value_with_its_unit_is_a_value_and_math_in_the_letters_stays_math() -> None:
+    assert capture("the ball is at x = 3 m") == []  # a point, not the equation x = 3*m
+    assert capture("when is h(t) = 150 m?", {"h": "-5*t**2 + 60*t"}) == [
+        Captured("equation", "-5*t**2 + 60*t = 150")
+    ]
+    # an operator after the letter, or the letter as math elsewhere: a term
+    assert capture("solve 3 m + 2 = 11") == [Captured("equation", "3*m + 2 = 11")]
+    assert capture("solve 5 s^2 = 20") == [Captured("equation", "5*s**2 = 20")]
+
+
+def test_a_measurement_ending_a_sentence_leaves_the_next_sentence_its_math() -> None:
+    # `m/s^2.` ends a sentence (no decimal point): h is h, not a product with the units
+    text = "A ball is thrown up at 25 m/s and gravity is 9.8 m/s^2. h(t) = 25t - 4.9t^2"
+    assert capture(text) == [Captured("function", "-49*t**2/10 + 25*t", "h", ("t",))]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
+from agent.calls.resolve import MATH_FIELDS
 from agent.llm.step_schema import literal_tools, step_members
-from agent.workspace.resolve import MATH_FIELDS
 from agent.workspace.results import result_kind, result_values
 from baml_client.types import MessageToUser, TaskRecall
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 import tools
+from agent.calls.resolve import ReferenceProblem, resolve_arguments
 from agent.messages import Message, ToolCall, ToolResultMessage, UserMessage
 from agent.workspace.record import Workspace, build
-from agent.workspace.resolve import ReferenceProblem, resolve_arguments
 
 
 def _ran(

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 import tools
+from agent.calls.resolve import ReferenceProblem, resolve_arguments
+from agent.calls.said_once import bounds_in_fields, said_once
 from agent.messages import ToolCall, ToolResultMessage, UserMessage
 from agent.workspace.record import Workspace, build
-from agent.workspace.resolve import ReferenceProblem, resolve_arguments
-from agent.workspace.said_once import bounds_in_fields, said_once
 
 
 @pytest.fixture(scope="module")

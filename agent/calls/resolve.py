@@ -16,7 +16,7 @@ from typing import Any
 import sympy as sp
 
 from agent import wire
-from agent.workspace.field_words import echo_removed, words_refused
+from agent.calls.field_words import echo_removed, words_refused
 from agent.workspace.math_values import same_math
 from agent.workspace.record import Item, Workspace
 from tools.errors import ToolError
@@ -208,8 +208,8 @@ def _function_value(item: Item, primes: int, args: list[str] | None) -> str:
 
 def _names(text: str, workspace: Workspace) -> str:
     """Every use of a defined name replaced by its math (longest names first)."""
-    for name in sorted(workspace.names, key=len, reverse=True):
-        item = workspace.names[name]
+    for name in sorted(workspace.named, key=len, reverse=True):
+        item = workspace.named[name]
         pattern = _function_pattern(name)
         out, position = [], 0
         for match in pattern.finditer(text):
@@ -228,9 +228,9 @@ def _restated_definition(text: str, workspace: Workspace) -> str | None:
     """`h(t) = <h's body>` restated (or `y = <y's body>`, a curve), or `h(t) = 0`: the math it
     means for the tools."""
     match = _NAME_EQUALS.match(text)
-    if match is None or match.group(1) not in workspace.names:
+    if match is None or match.group(1) not in workspace.named:
         return None
-    item = workspace.names[match.group(1)]
+    item = workspace.named[match.group(1)]
     rhs = match.group(3).strip()
     chained = None
     if rhs.count("=") == 1:  # h(t) = <body> = 0: the equation on h
@@ -257,9 +257,9 @@ def _without_restated_definitions(texts: list[Any], workspace: Workspace) -> lis
 
     def restates(text: str) -> bool:
         match = _NAME_EQUALS.match(text)
-        if match is None or match.group(1) not in workspace.names:
+        if match is None or match.group(1) not in workspace.named:
             return False
-        body = workspace.names[match.group(1)].body
+        body = workspace.named[match.group(1)].body
         used = any(
             _function_pattern(match.group(1)).search(other) for other in strings if other != text
         )
@@ -282,13 +282,13 @@ def resolve_math(
     labelled = workspace.made_by(text)
     if labelled is not None:  # the workspace's own words for a result: "2nd derivative of q"
         text = labelled.id
-    if "#" not in text and not any(_function_pattern(n).search(text) for n in workspace.names):
+    if "#" not in text and not any(_function_pattern(n).search(text) for n in workspace.named):
         return [text]
     _refuse_self_application(text, workspace)
     restated = _restated_definition(text, workspace)
     if restated is not None:
         return [restated]
-    labelled = workspace.names.get(text.strip())
+    labelled = workspace.named.get(text.strip())
     if equation and labelled is not None and labelled.kind == "equation":
         return [labelled.body]  # `Q` alone in solve: the equation the person labelled Q
     text = _AGGREGATE.sub(
@@ -335,7 +335,7 @@ def _single(
 def _refuse_self_application(text: str, workspace: Workspace) -> None:
     """`g(#3)` where #3 is g itself: g put into g, never what a chat means by g's value."""
     for match in re.finditer(r"([A-Za-z]\w*)\s*\(\s*#(\d+)\s*\)", text):
-        named = workspace.names.get(match.group(1))
+        named = workspace.named.get(match.group(1))
         if named is not None and named.number == int(match.group(2)):
             name = named.name
             raise ReferenceProblem(

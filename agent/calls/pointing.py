@@ -14,9 +14,9 @@ from typing import Any
 import sympy as sp
 
 from agent import wire
+from agent.calls.resolve import MATH_FIELDS
 from agent.workspace.math_values import math_key, same_math
 from agent.workspace.record import Item, Workspace
-from agent.workspace.resolve import MATH_FIELDS
 from tools.errors import ToolError
 
 # The field of each tool that holds its main math (its first); bounds and points are numbers,

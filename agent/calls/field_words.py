@@ -57,7 +57,7 @@ def english_words(text: str, workspace: Workspace) -> list[str]:
     """Words of four or more letters that no function, constant or workspace name spells:
     English copied into a math field ("derivative of q"), which the parser would read as a
     product of letters."""
-    known = set(FUNCTIONS) | set(CONSTANTS) | GREEK_NAMES | set(workspace.names)
+    known = set(FUNCTIONS) | set(CONSTANTS) | GREEK_NAMES | set(workspace.named)
     known |= set(wire.COMBINATIONS)
     return [w for w in re.findall(r"[A-Za-z]{4,}", text) if w not in known]
 

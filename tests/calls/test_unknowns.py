@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from agent.core.unknowns import no_unknown, unit_as_unknown, unit_written
+from agent.calls.unknowns import no_unknown, unit_as_unknown
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import done, evaluate, solve, tool_call
+from agent.workspace.units import unit_written
 from tests.core.test_loop import make_agent
 
 AREA = "The length of a rectangle is 9 metres more than its width. Its area is 52 m². Width?"
@@ -124,3 +125,16 @@ def test_a_long_hostile_message_gives_a_short_refusal() -> None:
     written = unit_written("m", said)
     assert written is not None and written.endswith("11 m") and len(written) < 30
     assert unit_as_unknown({"equation": "m = 1"}, said) is not None
+
+
+def test_a_squared_unit_of_several_letters_is_no_pair_of_unknowns() -> None:
+    said = "A rectangle is 5 cm longer than it is wide; its area is 52 cm². How wide is it?"
+    for arguments in ({"equation": "52*c*m^2 = 52"}, {"equation": "52 cm^2 = w*(w + 5)"}):
+        refusal = unit_as_unknown(arguments, said)
+        assert refusal is not None and refusal.startswith(
+            "Not run: cm is the unit the person wrote in '5 cm', not an unknown."
+        )
+    # its letters one by one are the model's own letters (t for a time, m for a mass)
+    assert unit_as_unknown({"equation": "m*t = 5", "variable": "t"}, said) is None
+    assert unit_as_unknown({"equation": "f(t) = 5t"}, "from a 6 ft tower") is None
+    assert unit_as_unknown({"equation": "w*(w + 5) = 52", "variable": "w"}, said) is None

@@ -6,12 +6,12 @@ is measured by `math-agent eval`.
 
 from __future__ import annotations
 
+from agent.calls.pointing import pointed_arguments
 from agent.context.registry import make_strategy
 from agent.core.loop import Agent
 from agent.messages import Message, ToolCall, ToolResultMessage, UserMessage
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import derivative, done, evaluate, solve
-from agent.workspace.pointing import pointed_arguments
 from agent.workspace.record import build
 
 

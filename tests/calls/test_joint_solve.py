@@ -3,7 +3,7 @@ model: the numbers a two-unknown problem asks for reach a result the answer can 
 
 from __future__ import annotations
 
-from agent.core.joint_solve import joint_note, joint_system
+from agent.calls.joint_solve import joint_note, joint_system
 from agent.core.loop import SmallModelAids
 from agent.messages import ToolResultMessage
 from agent.testing.in_process import InProcessModel

@@ -20,11 +20,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.workspace.field_words import echo_removed
+from agent.calls.field_words import echo_removed
+from agent.calls.pointing import values_item
+from agent.calls.resolve import MATH_FIELDS
 from agent.workspace.math_values import math_key
-from agent.workspace.pointing import values_item
 from agent.workspace.record import Workspace, ids_in
-from agent.workspace.resolve import MATH_FIELDS
 from tools.errors import ToolError
 from tools.operators import strip_integral
 from tools.parsing import parse_expression, split_top_level
@@ -68,7 +68,7 @@ def _point_said_once(arguments: dict[str, Any], workspace: Workspace) -> dict[st
     match = _APPLIED.fullmatch(str(arguments.get("expression") or ""))
     if not isinstance(at, list) or len(at) != 1 or match is None:
         return arguments
-    named = workspace.names.get(match["name"])
+    named = workspace.named.get(match["name"])
     if named is None:
         return arguments
     written = [a.strip() for a in split_top_level(match["args"])]
@@ -119,7 +119,7 @@ def _primes_as_order(arguments: dict[str, Any], workspace: Workspace) -> dict[st
     """A derivative call on `f'''` with no order or order 3 asks for f''' once, not the
     third derivative of f''' (the primes and the order say the same): f with order 3."""
     match = _PRIMED.fullmatch(str(arguments.get("expression") or ""))
-    if match is None or match["name"] not in workspace.names:
+    if match is None or match["name"] not in workspace.named:
         return arguments
     primes = len(match["primes"])
     if arguments.get("order") not in (None, primes):

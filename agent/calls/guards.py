@@ -1,0 +1,160 @@
+"""The guards a tool call meets, each one thing with its reason, and their order.
+
+A guard reads the pending call and what is known of the chat (`Facts`) and does at most one
+kind of thing to it: rewrite what it says (stored so), resolve its references (what the
+tools read), refuse it with one sentence the model reads as a tool error, or note something
+on its result. Each reads math and fields, never the request's words. The order matters and
+is written once, in `guards()`: what a call says is settled before it is checked, it is
+checked before it is resolved only where the check needs the model's own letters, and the
+check on invented math comes last because it needs to know whether ids were resolved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from agent import wire
+from agent.calls.bounds import unsaid_bounds
+from agent.calls.grounding import ungrounded_reason
+from agent.calls.joint_solve import joint_note, joint_system
+from agent.calls.pending import PendingCall
+from agent.calls.pointing import pointed_arguments
+from agent.calls.resolve import ReferenceProblem, resolve_arguments
+from agent.calls.said_once import said_once
+from agent.calls.unknowns import unknown_refusal
+from agent.calls.variable_fit import fitted_variable, foreign_point, foreign_variable
+from agent.llm.model import ToolStep
+from agent.messages import Message, ToolResultMessage
+from agent.workspace.record import Workspace
+from baml_client.types import TaskRecall
+from tools import ToolResult
+
+# Runs a math call with the tools (injected: a benchmark times or memoises them).
+ToolRunner = Callable[[ToolStep], ToolResult]
+# Answers a `recall` query from the whole conversation.
+LookUp = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the guards may read when a call arrives: the workspace, the whole conversation
+    (what a strategy keeps out of view still grounds a call), the person's newest message
+    and their words in the open task, this turn's results so far, and the runners."""
+
+    workspace: Workspace
+    conversation: Sequence[Message]
+    message: str
+    said: str
+    earlier: Sequence[ToolResultMessage]
+    run_tool: ToolRunner
+    look_up: LookUp
+
+
+Guard = Callable[[PendingCall, Facts], None]
+
+
+def say_once(call: PendingCall, facts: Facts) -> None:
+    """What the call says twice or in the wrong field, said once where the tool reads it
+    (`calls/said_once`): an integral written around an integral call's math, primes and an
+    order, values given again as points. Stored so, the workspace names the result by what
+    ran and the model reads back a clean call."""
+    call.rewrite("say_once", said_once(call.tool, call.arguments, facts.workspace), "said once")
+
+
+def leave_out_unsaid_bounds(call: PendingCall, facts: Facts) -> None:
+    """Bounds of an integral or an extremum that nobody gave and no result holds are left
+    out, with a note on the result saying so (`calls/bounds`): the model made them up."""
+    found = unsaid_bounds(call.tool, call.arguments, facts.said, facts.workspace)
+    if found is not None:
+        cleared, note = found
+        call.rewrite("leave_out_unsaid_bounds", cleared, "bounds nobody gave left out")
+        call.note("leave_out_unsaid_bounds", note, if_ran=True)
+
+
+def refuse_a_unit_or_no_unknown(call: PendingCall, facts: Facts) -> None:
+    """A call in a unit the person wrote after a number (`m` of `52 m²`), or a solve on
+    arithmetic nobody wrote, has no unknown of its own (`calls/unknowns`): refused with a
+    request for a letter per quantity. Read on the model's own letters, before ids resolve."""
+    if (refusal := unknown_refusal(call.tool, call.arguments, facts.said)) is not None:
+        call.refuse("refuse_a_unit_or_no_unknown", refusal)
+
+
+def resolve_references(call: PendingCall, facts: Facts) -> None:
+    """Ids, names and places in the call's math replaced by the exact math they stand for
+    (`calls/resolve`); a wrong or unusable reference is refused with what exists."""
+    try:
+        resolved = resolve_arguments(call.tool, call.arguments, facts.workspace)
+    except ReferenceProblem as problem:
+        call.refuse("resolve_references", problem.message)
+        return
+    call.resolve("resolve_references", resolved, "references resolved")
+
+
+def fit_the_variable(call: PendingCall, facts: Facts) -> None:
+    """A derivative or integral in a letter its math lacks runs in the math's one letter
+    (`calls/variable_fit`): a small model carries an earlier task's letter over, and the
+    tool would answer 0 for what it reads as a constant."""
+    resolved = call.resolved if call.resolved is not None else call.arguments
+    if (fitted := fitted_variable(call.tool, resolved, facts.message)) is not None:
+        call.resolve("fit_the_variable", fitted, "run in its math's letter")
+
+
+def refuse_another_letter(call: PendingCall, facts: Facts) -> None:
+    """A calculus call in the person's letter on math in another letter, or an evaluation
+    at a number the person gave another letter, points at other math than they mean: refused
+    with the ids of the math in their letter (`calls/variable_fit`)."""
+    resolved = call.resolved if call.resolved is not None else call.arguments
+    foreign = foreign_variable(call.tool, resolved, facts.message, facts.workspace)
+    if foreign is None and call.tool in wire.POINT_LIST_TOOLS:
+        foreign = foreign_point(call.arguments, resolved, facts.message, facts.workspace)
+    if foreign is not None:
+        call.refuse("refuse_another_letter", foreign)
+
+
+def refuse_invented_math(call: PendingCall, facts: Facts) -> None:
+    """Math the call wrote itself (nothing was resolved) that shares no letter or number
+    with the conversation is invented (`calls/grounding`): the model is told to ask."""
+    if call.resolved is not None and call.resolved != call.arguments:
+        return
+    if isinstance(call.step, TaskRecall):
+        return
+    if (refusal := ungrounded_reason(call.step, list(facts.conversation))) is not None:
+        call.refuse("refuse_invented_math", refusal)
+
+
+def solve_together(call: PendingCall, facts: Facts) -> None:
+    """A solve whose unknowns are shared with this request's earlier solves that are still
+    in terms of another unknown is also solved with them as a system (`calls/joint_solve`);
+    a determined solution is noted on the result, so the answer can quote it."""
+    if call.result is None:
+        return
+    system = joint_system(list(facts.earlier), call.result)
+    if system is not None and (note := joint_note(system, facts.run_tool(system))) is not None:
+        call.note("solve_together", note)
+
+
+def point_back(call: PendingCall, facts: Facts) -> None:
+    """Math the call copied from an item is shown back to the model as that item's id
+    (`calls/pointing`): a small model copies its own history, so its next reference is an
+    id. Only what the model reads back changes; the stored call keeps what ran."""
+    call.pointed = pointed_arguments(call.tool, call.arguments, facts.workspace)
+
+
+def guards(fit_variable: bool) -> tuple[Guard, ...]:
+    """The guards before a call runs, in order; `fit_variable`: the small-model aid that
+    reads a calculus call's letter (`SmallModelAids.fit_variable`)."""
+    letters = (fit_the_variable, refuse_another_letter) if fit_variable else ()
+    return (
+        say_once,
+        leave_out_unsaid_bounds,
+        refuse_a_unit_or_no_unknown,
+        resolve_references,
+        *letters,
+        refuse_invented_math,
+    )
+
+
+# After the call ran (or was refused), in order: notes on its result, then what the model
+# reads back of it.
+AFTER_RUN: tuple[Guard, ...] = (solve_together, point_back)
