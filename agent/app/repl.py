@@ -31,7 +31,7 @@ from agent.display.export import transcript_markdown
 from agent.llm.model import ProgressObserver
 from agent.messages import ToolCall, ToolResultMessage
 from agent.runtime.single import Runtime
-from agent.workspace.record import build
+from agent.workspace.building import build
 
 HELP = """\
 Type a math request in plain words, e.g. "solve x^2 + 5x + 6 = 0", then "now its derivative".

@@ -35,7 +35,8 @@ from agent.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from agent.workspace.record import Workspace, build
+from agent.workspace.building import build
+from agent.workspace.record import Workspace
 from agent.workspace.shown import shown_chat
 from baml_client.types import ChatMessage, MessageToUser
 

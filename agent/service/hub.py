@@ -358,7 +358,7 @@ _NOT_SAVED = (
 
 
 def _workspace(loaded: LoadedSession) -> Any:
-    from agent.workspace.record import build
+    from agent.workspace.building import build
 
     return build(loaded.session.conversation())
 

@@ -11,7 +11,7 @@ from agent.core.transcript import Entry
 from agent.display.mathml import segments
 from agent.messages import Message
 from agent.storage.records import SessionInfo
-from agent.workspace.record import build
+from agent.workspace.building import build
 
 
 def math_segments(text: str) -> list[dict[str, str]]:

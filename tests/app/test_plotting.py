@@ -22,7 +22,8 @@ from agent.messages import ToolCall, ToolResultMessage, UserMessage
 from agent.runtime.single import Runtime
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import done, evaluate, solve
-from agent.workspace.record import Item, Workspace, build
+from agent.workspace.building import build
+from agent.workspace.record import Item, Workspace
 
 
 def workspace() -> Workspace:

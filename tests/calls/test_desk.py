@@ -11,7 +11,8 @@ from agent.calls.pending import PendingCall
 from agent.core.tool_calls import run_tool
 from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 from agent.testing.replies import as_step, evaluate, integral, solve, tool_call
-from agent.workspace.record import ItemRef, Workspace, build
+from agent.workspace.building import build
+from agent.workspace.record import ItemRef, Workspace
 
 
 def _facts(conversation: list[Message], runner: Any = run_tool) -> Facts:

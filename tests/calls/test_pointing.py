@@ -12,7 +12,7 @@ from agent.core.loop import Agent
 from agent.messages import Message, ToolCall, ToolResultMessage, UserMessage
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import derivative, done, evaluate, solve
-from agent.workspace.record import build
+from agent.workspace.building import build
 
 
 def _workspace(*texts: str, results: tuple[tuple[str, dict, tuple], ...] = ()):

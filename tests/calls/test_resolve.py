@@ -8,7 +8,8 @@ import tools
 from agent.calls.resolve import ReferenceProblem, resolve_arguments
 from agent.calls.said_once import bounds_in_fields, said_once
 from agent.messages import ToolCall, ToolResultMessage, UserMessage
-from agent.workspace.record import Workspace, build
+from agent.workspace.building import build
+from agent.workspace.record import Workspace
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,8 @@ import pytest
 import tools
 from agent.calls.resolve import ReferenceProblem, resolve_arguments
 from agent.messages import Message, ToolCall, ToolResultMessage, UserMessage
-from agent.workspace.record import Workspace, build
+from agent.workspace.building import build
+from agent.workspace.record import Workspace
 
 
 def _ran(

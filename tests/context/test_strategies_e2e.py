@@ -25,7 +25,7 @@ from agent.llm.replay import Fault
 from agent.messages import SummaryMessage, ToolCall, UserMessage
 from agent.testing.replies import answer, summary, tool_call
 from agent.testing.scripted import ScriptedModel, ScriptedRequest, scripted_agent
-from agent.workspace.record import build
+from agent.workspace.building import build
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -10,7 +10,7 @@ from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessag
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import done, evaluate, solve
 from agent.testing.replies import recall as recall_reply
-from agent.workspace.record import build
+from agent.workspace.building import build
 
 TASKS = [
     ("Hi, I'm Dana and I study chemistry.", "Hello Dana!", None),

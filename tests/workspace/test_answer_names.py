@@ -8,7 +8,7 @@ from agent.calls.resolve import resolve_arguments
 from agent.messages import Message
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import derivative, done, evaluate, solve, tool_call
-from agent.workspace.record import build
+from agent.workspace.building import build
 from tests.core.test_loop import make_agent
 
 VELOCITY = "The velocity is v(t) = 3t^2 - 2 (#2)."

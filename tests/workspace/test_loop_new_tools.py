@@ -14,7 +14,7 @@ from agent.core.loop import Agent, TurnResult
 from agent.messages import ToolResultMessage
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import done, evaluate, solve, tool_call
-from agent.workspace.record import build
+from agent.workspace.building import build
 
 
 def run(message: str, *replies: str) -> tuple[Agent, TurnResult]:

@@ -11,7 +11,7 @@ from agent.context.registry import make_strategy
 from agent.core.loop import Agent
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import answer, derivative, done, evaluate, solve, tool_call
-from agent.workspace.record import build
+from agent.workspace.building import build
 
 
 def make_agent(model: InProcessModel, strategy: str = "window") -> Agent:

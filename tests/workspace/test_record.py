@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agent.messages import Message, ToolCall, ToolResultMessage, UserMessage
-from agent.workspace.record import build
+from agent.workspace.building import build
 
 
 def _result(call_id: str, tool: str, arguments: dict, item: str, values: tuple) -> list[Message]:

@@ -12,7 +12,7 @@ from agent.messages import AssistantMessage, SummaryExchangeRecord, SummaryMessa
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import answer, derivative, done, evaluate, solve
 from agent.testing.scripted import ScriptedModel, ScriptedRequest
-from agent.workspace.record import build
+from agent.workspace.building import build
 from agent.workspace.shown import shown_chat
 
 
