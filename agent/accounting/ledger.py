@@ -17,6 +17,9 @@ class CallUsage:
     # Of `input_tokens`, how many the server took from its prompt cache (llama.cpp and hosted
     # APIs report it; 0 when unknown). Not saved with the session.
     cached_input_tokens: int = 0
+    # False when the server reported no tokens (a stream cut where the answer began) and
+    # they were counted offline: what it read from its cache is then unknown.
+    reported: bool = True
 
 
 @dataclass
@@ -41,10 +44,17 @@ class UsageLedger:
         output_tokens: int,
         duration_ms: float,
         cached_input_tokens: int = 0,
+        reported: bool = True,
     ) -> None:
         self.calls.append(
             CallUsage(
-                function, input_tokens, output_tokens, duration_ms, self.turn, cached_input_tokens
+                function,
+                input_tokens,
+                output_tokens,
+                duration_ms,
+                self.turn,
+                cached_input_tokens,
+                reported,
             )
         )
 

@@ -60,6 +60,7 @@ def _calls(ledger: Any, start: int) -> list[dict[str, Any]]:
             "cached_tokens": getattr(c, "cached_input_tokens", 0),
             "output_tokens": c.output_tokens,
             "seconds": round(c.duration_ms / 1000, 3),
+            "reported": getattr(c, "reported", True),
         }
         for c in ledger.calls[start:]
     ]

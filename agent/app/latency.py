@@ -103,10 +103,13 @@ class CallCost:
     cached_tokens: int
     output_tokens: int
     seconds: float
+    # False: the server reported no tokens (a stream cut where the answer began), so what it
+    # read fresh is unknown and left out of the fresh totals (the call's seconds still count).
+    reported: bool = True
 
     @property
     def fresh_tokens(self) -> int:
-        return self.prompt_tokens - self.cached_tokens
+        return self.prompt_tokens - self.cached_tokens if self.reported else 0
 
 
 @dataclass
@@ -280,6 +283,7 @@ def summary(run: Run) -> dict[str, Any]:
         "llm_calls": len(calls),
         "prompt_tokens": sum(c.prompt_tokens for c in calls),
         "fresh_prompt_tokens": run.fresh_tokens(),
+        "calls_without_reported_tokens": sum(1 for c in calls if not c.reported),
         "decoded_tokens": sum(c.output_tokens for c in calls),
         "model_seconds": round(sum(t.model_seconds for t in run.turns), 1),
         "outside_model_seconds": round(sum(t.outside_seconds for t in run.turns), 2),
@@ -338,6 +342,11 @@ def print_report(out: dict[str, Any]) -> None:
             + (f", first answer character at {share:.0%} of its step" if share else "")
             + f", {run['failed_turns']} failed turn(s)"
         )
+        if unreported := run.get("calls_without_reported_tokens"):
+            print(
+                f"  {unreported} call(s) cut where the answer began reported no tokens: "
+                "their fresh prompt tokens are not in the count, their seconds are"
+            )
     ratio = out.get("wall_time_ratio")
     if ratio:
         for strategy, value in ratio["by_strategy"].items():

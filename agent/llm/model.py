@@ -212,9 +212,10 @@ class BamlMathModel:
             tokens_in = (usage.input_tokens or 0) if usage is not None else 0
             tokens_out = (usage.output_tokens or 0) if usage is not None else 0
             cached = (usage.cached_input_tokens or 0) if usage is not None else 0
+            reported = bool(tokens_in)
             if not tokens_in and result is not None and estimate is not None:
                 tokens_in, tokens_out = estimate(result)
-            self.ledger.add(function, tokens_in, tokens_out, duration_ms, cached)
+            self.ledger.add(function, tokens_in, tokens_out, duration_ms, cached, reported)
 
     def next_step(
         self,

@@ -80,6 +80,16 @@ def test_the_report_gives_fresh_tokens_time_outside_the_model_and_the_ratio() ->
     }
 
 
+def test_a_call_cut_before_the_server_reported_tokens_is_not_counted_fresh() -> None:
+    """A stream cut where the answer began gets no usage from the server: its tokens were
+    counted offline, so what the server read fresh is unknown (not the whole prompt)."""
+    turn = _turn(1, 6, 100, 900)
+    turn.calls.append(CallCost("MathChat", 1200, 0, 1, 2.0, reported=False))
+    out = report([Run("abc1234", "window", turns=[turn])])["runs"][0]
+    assert out["fresh_prompt_tokens"] == 100
+    assert out["calls_without_reported_tokens"] == 1 and out["llm_calls"] == 2
+
+
 class _Model:
     ledger = "the ledger"
 
