@@ -12,6 +12,8 @@ import json
 import select
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from agent.context.registry import make_strategy
@@ -27,6 +29,26 @@ REPLIES = [
     json.dumps({"tool": "solve", "equation": "x^2 + 5x + 6 = 0"}),
     json.dumps({"response": ANSWER, "tool": "message_to_user", "task_status": "COMPLETED"}),
 ]
+
+
+@contextmanager
+def replay_server(cassette: Path, delay_ms: int) -> Iterator[str]:
+    """The replay server in its own process, each streamed piece `delay_ms` apart: its URL."""
+    process = subprocess.Popen(
+        [*REPLAY_SERVER, "--cassette", str(cassette), "--stream-delay-ms", str(delay_ms)],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], 20)
+        assert ready, "the replay server printed no URL"
+        yield process.stdout.readline().strip()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
 
 
 def agent_at(base_url: str) -> Agent:
@@ -47,24 +69,10 @@ def record(path: Path) -> None:
 def test_the_answer_streams_in_and_the_tool_call_is_seen_while_decoded(tmp_path: Path) -> None:
     path = tmp_path / "stream.json"
     record(path)
-    process = subprocess.Popen(
-        [*REPLAY_SERVER, "--cassette", str(path), "--stream-delay-ms", "30"],
-        cwd=REPO_ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        ready, _, _ = select.select([process.stdout], [], [], 20)
-        assert ready, "the replay server printed no URL"
-        base_url = process.stdout.readline().strip()
+    with replay_server(path, delay_ms=30) as base_url:
         seen: list[StepProgress] = []
         agent = agent_at(base_url)
         result = agent.run_turn("solve x^2 + 5x + 6 = 0", on_progress=seen.append)
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
     assert result.ok and result.reply is not None and result.reply.text == ANSWER
     tool_steps = [p for p in seen if p.tool == "solve"]
@@ -94,25 +102,11 @@ def test_an_answer_the_loop_will_write_is_cut_where_it_begins(tmp_path: Path) ->
     would spend seconds restating the result) and the loop writes the answer itself."""
     path = tmp_path / "stream.json"
     record(path)
-    process = subprocess.Popen(
-        [*REPLAY_SERVER, "--cassette", str(path), "--stream-delay-ms", "200"],
-        cwd=REPO_ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        ready, _, _ = select.select([process.stdout], [], [], 20)
-        assert ready, "the replay server printed no URL"
-        base_url = process.stdout.readline().strip()
+    with replay_server(path, delay_ms=200) as base_url:
         agent = agent_at(base_url)
         agent.aids = SmallModelAids(answer_from_results=True)
         seen: list[StepProgress] = []
         result = agent.run_turn("solve x^2 + 5x + 6 = 0", on_progress=seen.append)
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
     assert result.ok and result.reply is not None
     assert result.reply.text == "x = -3, x = -2 (#2)"  # the tool's result and its id
