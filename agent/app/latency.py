@@ -311,19 +311,22 @@ def _turn_json(turn: TurnTiming) -> dict[str, Any]:
 
 
 def report(runs: list[Run]) -> dict[str, Any]:
-    """Every run; with two checkouts, each strategy's wall-time ratio (this code / the other)."""
+    """Every run; with other checkouts, each strategy's wall-time ratio (this code / each)."""
     out: dict[str, Any] = {"runs": [summary(r) for r in runs]}
     labels = list(dict.fromkeys(r.label for r in runs))
-    if len(labels) == 2:
-        ratios = {}
+    ratios = []
+    for other_label in labels[1:]:
+        by_strategy = {}
         for strategy in dict.fromkeys(r.strategy for r in runs):
             mine, other = (
                 next((r for r in runs if r.label == label and r.strategy == strategy), None)
-                for label in labels
+                for label in (labels[0], other_label)
             )
             if mine and other and other.total_seconds and not (mine.error or other.error):
-                ratios[strategy] = round(mine.total_seconds / other.total_seconds, 3)
-        out["wall_time_ratio"] = {"of": labels[0], "to": labels[1], "by_strategy": ratios}
+                by_strategy[strategy] = round(mine.total_seconds / other.total_seconds, 3)
+        ratios.append({"of": labels[0], "to": other_label, "by_strategy": by_strategy})
+    if ratios:
+        out["wall_time_ratios"] = ratios
     return out
 
 
@@ -347,8 +350,7 @@ def print_report(out: dict[str, Any]) -> None:
                 f"  {unreported} call(s) cut where the answer began reported no tokens: "
                 "their fresh prompt tokens are not in the count, their seconds are"
             )
-    ratio = out.get("wall_time_ratio")
-    if ratio:
+    for ratio in out.get("wall_time_ratios", []):
         for strategy, value in ratio["by_strategy"].items():
             print(f"{strategy}: {ratio['of']} takes {value:.2f}x the wall time of {ratio['to']}")
 
@@ -377,8 +379,8 @@ def main(argv: list[str] | None = None) -> int:
         prog="math-agent bench latency",
         description="Seconds per turn of an ordinary chat on the configured model (default: "
         "the embedded one): prompt tokens read fresh and cached, calls, time outside the "
-        "model, the first answer character, answers judged; --against COMMIT plays the same "
-        "chat with that commit's code too and reports the ratio.",
+        "model, the first answer character, answers judged; --against COMMIT (repeatable) plays "
+        "the same chat with that commit's code too and reports the ratio.",
     )
     parser.add_argument(
         "--strategy", action="append", help="repeatable; default: " + ", ".join(DEFAULT_STRATEGIES)
@@ -387,7 +389,13 @@ def main(argv: list[str] | None = None) -> int:
         "--turns", type=int, default=None, help="turns (default: the chat's 20; more continue it)"
     )
     parser.add_argument("--chat", type=Path, default=ORDINARY_CHAT, help="a case file to play")
-    parser.add_argument("--against", metavar="COMMIT", help="also play it with COMMIT's code")
+    parser.add_argument(
+        "--against",
+        metavar="COMMIT",
+        action="append",
+        default=[],
+        help="also play it with COMMIT's code (repeatable)",
+    )
     parser.add_argument("--base-url", help="an OpenAI-compatible endpoint instead")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--plot", type=Path, metavar="FILE.png")
@@ -398,11 +406,11 @@ def main(argv: list[str] | None = None) -> int:
     runs: list[Run] = []
     with contextlib.ExitStack() as stack:
         trees = [(ROOT, commit_of(ROOT))]
-        if args.against:
+        for commit in args.against:
             try:
-                other = stack.enter_context(worktree(args.against))
+                other = stack.enter_context(worktree(commit))
             except subprocess.CalledProcessError as exc:
-                print(f"Could not check out {args.against}: {exc.stderr.strip()}", file=sys.stderr)
+                print(f"Could not check out {commit}: {exc.stderr.strip()}", file=sys.stderr)
                 return 2
             trees.append((other, commit_of(other)))
         for strategy in strategies:
