@@ -65,7 +65,7 @@ class LimitFinder(BaseModel):
     direction: typing.Optional[typing.Union[typing_extensions.Literal['left'], typing_extensions.Literal['right']]] = None
 
 class MessageToUser(BaseModel):
-    response: typing.Optional[str] = Field(default=None, description='what the user reads, in the language of their message: the tools\' exact results, in plain text')
+    response: typing.Optional[str] = Field(default=None, description='what the user reads: the tools\' exact results, in plain text')
     tool: typing.Optional[typing_extensions.Literal['message_to_user']] = None
     task_status: typing.Optional[typing.Union[typing_extensions.Literal['COMPLETED'], typing_extensions.Literal['PROCESSING']]] = Field(default=None, description='PROCESSING only while you wait for the user\'s answer to your question')
     note: typing.Optional[str] = Field(default=None, description='only when the user\'s message says who they are or how they want answers')

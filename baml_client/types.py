@@ -90,7 +90,7 @@ class LimitFinder(BaseModel):
     direction: typing.Optional[typing.Union[typing_extensions.Literal['left'], typing_extensions.Literal['right']]] = None
 
 class MessageToUser(BaseModel):
-    response: str = Field(description='what the user reads, in the language of their message: the tools\' exact results, in plain text')
+    response: str = Field(description='what the user reads: the tools\' exact results, in plain text')
     tool: typing_extensions.Literal['message_to_user']
     task_status: typing.Union[typing_extensions.Literal['COMPLETED'], typing_extensions.Literal['PROCESSING']] = Field(description='PROCESSING only while you wait for the user\'s answer to your question')
     note: typing.Optional[str] = Field(default=None, description='only when the user\'s message says who they are or how they want answers')
