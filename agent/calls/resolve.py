@@ -63,6 +63,14 @@ def _wrap(text: str) -> str:
     return f"({text})"
 
 
+def _put_value(number: int, value: str, text: str) -> str:
+    """`#N` in `text` replaced by `value` in brackets; `(#N)` already has them, so the
+    tool's echo reads `(-3)^2 = 9`, not `((-3))^2`."""
+    wrapped = _wrap(value)
+    text = re.sub(rf"\(\s*#{number}\s*\)", lambda _: wrapped, text)
+    return re.sub(rf"#{number}(?!\d)", lambda _: wrapped, text)
+
+
 def _item(workspace: Workspace, number: int) -> Item:
     item = workspace.get(number)
     if item is None:
@@ -304,8 +312,7 @@ def resolve_math(
     if multi and each:
         item = multi[0]
         _not_a_point(item)
-        pattern = re.compile(rf"#{item.number}(?!\d)")
-        texts = [pattern.sub(_wrap(v), text) for v in item.values]
+        texts = [_put_value(item.number, v, text) for v in item.values]
     elif multi:
         _expression_of(multi[0])  # raises the sentence that says how to pick
     resolved = []

@@ -95,6 +95,7 @@ def test_an_id_of_several_values_in_evaluate_means_each_value(workspace: Workspa
     )
     result = tools.evaluate(resolved["expression"], None)
     assert result.ok and [str(v) for v in result.value] == ["6", "9", "4"]
+    assert "(-3)^2 = 9" in result.text and "((-3))" not in result.text  # brackets once
 
 
 def test_sum_and_mean_of_values(workspace: Workspace) -> None:
