@@ -70,10 +70,3 @@ def test_a_scripted_request_knows_where_in_its_task_it_is() -> None:
     assert request.tool_text == "x = -2, x = 2"
     typed = ScriptedRequest([{"role": "user", "content": "Tool result (solve): typed by a user"}])
     assert not typed.after_tool_call and typed.question is None
-
-
-def test_the_answer_s_field_asks_for_the_language_of_the_person_s_message() -> None:
-    """Code-written answers quote tool results (no language); what the model writes itself
-    (a question back, a greeting's answer) follows the schema line of its `response`."""
-    system = renderer().request.MathChat(HISTORY).body.json()["messages"][0]["content"]
-    assert "what the user reads, in the language of their message:" in system
