@@ -13,11 +13,9 @@ from collections.abc import Iterable
 
 from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 from agent.workspace.math_values import math_key
-from agent.workspace.record import Item, ItemRef, Workspace, has_math
+from agent.workspace.record import Item, ItemRef, Workspace, has_math, ids_in
 from agent.workspace.results import origin, result_kind, worked_on
 from tools.errors import ToolError
-
-_ID = re.compile(r"#(\d+)")
 
 
 def _variable_of(result: ToolResultMessage) -> str | None:
@@ -38,8 +36,8 @@ def _source(call: ToolCall | None, workspace: Workspace) -> Item | None:
         main = workspace.cite_places(main)
     except IndexError:
         return None
-    if (cited := _ID.search(main)) is not None:
-        return workspace.get(int(cited.group(1)))
+    if cited := ids_in(main):
+        return workspace.get(cited[0])
     if named := _names_in(main, workspace):
         return named[0]
     return _restated(main, workspace)
@@ -77,7 +75,7 @@ def _origin(
         return subject, None
     args = call.arguments
     main = str(args.get("equation") or args.get("expression") or "").strip()
-    cited = bool(_ID.search(main)) or any(_names_in(main, workspace))
+    cited = bool(ids_in(main)) or any(_names_in(main, workspace))
     if main and (cited or source is None) and len(main) <= 40:
         subject = main  # what the call pointed at, as it wrote it: `q = 0`, `f(3)`, `#4`
     elif source is not None:
@@ -90,7 +88,7 @@ def _origin(
 
 def _named(math: str, workspace: Workspace) -> str:
     """An equation as its id when it restates the person's, else as written."""
-    item = None if _ID.search(math) else _restated(math, workspace)
+    item = None if ids_in(math) else _restated(math, workspace)
     return (item.name or item.id) if item is not None else math
 
 
