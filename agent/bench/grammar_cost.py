@@ -9,13 +9,12 @@ tool call, and this says what holding every reply to it would cost.
 
 from __future__ import annotations
 
-import json
 import statistics
-import urllib.request
 from dataclasses import replace
 from typing import Any
 
 from agent.llm.local.launch import start_server
+from agent.llm.local.start_state import post_json
 from agent.llm.model import BamlMathModel
 from agent.llm.providers import resolve_provider
 from agent.llm.step_schema import local_grammar
@@ -28,14 +27,11 @@ REQUEST = (
 ROUNDS = 3
 
 
-def _post(base_url: str, body: dict[str, Any]) -> tuple[int, float]:
-    request = urllib.request.Request(
-        base_url + "/chat/completions",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=600) as response:
-        timings = json.loads(response.read()).get("timings", {})
+def _decoding(base_url: str, body: dict[str, Any]) -> tuple[int, float]:
+    """Tokens decoded for one reply and the milliseconds llama.cpp spent on them."""
+    timings = post_json(base_url + "/chat/completions", body).get("timings")
+    if not isinstance(timings, dict):
+        return 0, 0.0
     return int(timings.get("predicted_n", 0)), float(timings.get("predicted_ms", 0.0))
 
 
@@ -47,11 +43,11 @@ def main() -> None:
         body = model.request_body([ChatMessage(role="user", content=REQUEST)])
         body.pop("stream_options", None)
         body.update(stream=False, cache_prompt=True, max_tokens=40)
-        _post(server.base_url, body)  # the prompt into the cache
+        _decoding(server.base_url, body)  # the prompt into the cache
         per_token: dict[str, list[float]] = {"free": [], "grammar": []}
         for _ in range(ROUNDS):
             for kind, extra in (("free", {}), ("grammar", {"grammar": local_grammar("any")})):
-                decoded, ms = _post(server.base_url, {**body, **extra})
+                decoded, ms = _decoding(server.base_url, {**body, **extra})
                 if decoded:
                     per_token[kind].append(ms / decoded)
         for kind, values in per_token.items():

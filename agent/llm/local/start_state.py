@@ -34,7 +34,8 @@ class StartStateError(Exception):
     """The server could not save or restore its slot (an older server, no --slots)."""
 
 
-def _post(url: str, body: dict[str, object]) -> dict[str, object]:
+def post_json(url: str, body: dict[str, object]) -> dict[str, object]:
+    """POST `body` to the embedded server; its JSON answer (a failure: StartStateError)."""
     request = urllib.request.Request(
         url,
         data=json.dumps(body).encode(),
@@ -79,7 +80,7 @@ class ConversationStart:
         self.saved = False
 
     def _slot(self, action: str, body: dict[str, object] | None = None) -> None:
-        _post(f"{self.root_url}/slots/{self.slot}?action={action}", body or {})
+        post_json(f"{self.root_url}/slots/{self.slot}?action={action}", body or {})
 
     def filename(self) -> str:
         """`start-<digest>.bin`: the digest of the prompt and `key`."""
@@ -92,7 +93,7 @@ class ConversationStart:
         body = {**self.prompt_body(), "max_tokens": 1, "stream": False, "cache_prompt": True}
         body["id_slot"] = self.slot
         body.pop("stream_options", None)
-        _post(f"{self.root_url}/v1/chat/completions", body)
+        post_json(f"{self.root_url}/v1/chat/completions", body)
         self._slot("save", {"filename": self.filename()})
         self.saved = True
         self._prune()
