@@ -22,6 +22,7 @@ from agent.calls.pending import PendingCall
 from agent.calls.pointing import pointed_arguments
 from agent.calls.resolve import ReferenceProblem, resolve_arguments
 from agent.calls.said_once import said_once
+from agent.calls.solved_math import solved_math
 from agent.calls.unknowns import unknown_refusal
 from agent.calls.variable_fit import fitted_variable, foreign_point, foreign_variable
 from agent.llm.model import ToolStep
@@ -60,6 +61,14 @@ def say_once(call: PendingCall, facts: Facts) -> None:
     order, values given again as points. Stored so, the workspace names the result by what
     ran and the model reads back a clean call."""
     call.rewrite("say_once", said_once(call.tool, call.arguments, facts.workspace), "said once")
+
+
+def use_the_math_roots_solve(call: PendingCall, facts: Facts) -> None:
+    """The id of several roots given whole to a tool that needs math in a variable (a
+    derivative of the roots) is the id of the math they solve (`calls/solved_math`): the
+    roots named the equation. Stored so, the result's line says what ran."""
+    rewritten = solved_math(call.tool, call.arguments, facts.workspace)
+    call.rewrite("use_the_math_roots_solve", rewritten, "the math the roots solve")
 
 
 def leave_out_unsaid_bounds(call: PendingCall, facts: Facts) -> None:
@@ -147,6 +156,7 @@ def guards(fit_variable: bool) -> tuple[Guard, ...]:
     letters = (fit_the_variable, refuse_another_letter) if fit_variable else ()
     return (
         say_once,
+        use_the_math_roots_solve,
         leave_out_unsaid_bounds,
         refuse_a_unit_or_no_unknown,
         resolve_references,

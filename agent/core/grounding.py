@@ -28,6 +28,18 @@ def stated_numbers(answer: str, request: str) -> list[str]:
     return list(dict.fromkeys(n for n in _STATED_NUMBER.findall(answer) if n not in written))
 
 
+def repeats_tool_error(answer: str, errors: list[str]) -> bool:
+    """The answer repeats a failed tool's error text, word for word (a long stretch of it,
+    not a shared word or number): the person would read the tool's complaint, not an
+    answer."""
+    shown = " ".join(answer.split()).lower()
+    for error in errors:
+        flat = " ".join(error.split()).lower()
+        if len(flat) >= 24 and flat[:60] in shown:
+            return True
+    return False
+
+
 # A workspace id cited in an answer ("the roots (#2)", "#2[1]") is a label, not a result.
 _ITEM_ID = re.compile(r"#\d+(?:\s*\[\s*-?\d+\s*\])?")
 

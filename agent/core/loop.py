@@ -19,7 +19,12 @@ from agent.calls.desk import settle, task_text
 from agent.calls.guards import Facts, ToolRunner, guards
 from agent.calls.pending import PendingCall
 from agent.context.base import Compaction, CompactionInput, ContextStrategy, Trigger
-from agent.core.grounding import miscalculations, note_is_grounded, unverified_numbers
+from agent.core.grounding import (
+    miscalculations,
+    note_is_grounded,
+    repeats_tool_error,
+    unverified_numbers,
+)
 from agent.core.plain_math import plain_math
 from agent.core.recall import recall
 from agent.core.session import Session
@@ -101,7 +106,8 @@ class SmallModelAids:
 
     # Ask once per turn to compute with a tool the numbers an answer states that no tool
     # computed (small models do arithmetic by themselves); an answer that still states such
-    # numbers after that gives way to the turn's tool results.
+    # numbers after that gives way to the turn's tool results. An answer that repeats a failed
+    # tool's error is asked back the same way, to fix the call as the error says.
     verify_answers: bool = False
     # A derivative or integral call in a letter its math lacks runs in the math's one letter
     # (computed as a constant it would answer 0).
@@ -266,6 +272,9 @@ class Agent:
                 doubt = None
                 if self.aids.verify_answers:
                     doubt = self._unverified(reply, fresh if not result.tool_runs else [])
+                    errors = [ran.text for _call, ran in result.tool_runs if not ran.ok]
+                    if repeats_tool_error(reply.text, errors):
+                        doubt = wire.repeated_error_request()
                 if doubt is not None and not asked:  # once per turn: held to a tool call
                     asked = True
                     follow_up = [reply.to_chat(), ChatMessage(role=wire.USER, content=doubt)]

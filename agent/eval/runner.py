@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
+from agent.core.grounding import repeats_tool_error
 from agent.core.loop import Agent, TurnResult
 from agent.eval.cases import EvalCase
 from agent.eval.judge import judge
@@ -149,6 +150,8 @@ def _tool_error_shown(result: TurnResult) -> bool:
     not an answer)."""
     if result.reply is None:
         return False
+    errors = [ran.text for _call, ran in result.tool_runs if not ran.ok]
+    return repeats_tool_error(result.reply.text, errors)
     shown = " ".join(result.reply.text.split()).lower()
     for _call, tool_result in result.tool_runs:
         if tool_result.ok:

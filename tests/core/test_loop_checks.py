@@ -209,3 +209,40 @@ def test_an_evaluation_at_a_number_the_person_gave_another_letter_is_refused() -
         agent = make_agent(model, aids=SmallModelAids(fit_variable=True))
         ((_c, ran),) = agent.run_turn(f"k^2 + 3; {request}").tool_runs
         assert ran.ok and ran.values == ("12",)
+
+
+def test_an_answer_that_repeats_a_tool_error_is_sent_back_once_to_fix_the_call() -> None:
+    """The tool's error says how to fix the call; an answer that only repeats it is asked
+    once for the fixed call (held to a tool call), and the fixed call's result answers."""
+    model = InProcessModel(
+        [
+            solve("k^2 - 9 = 0"),
+            done("k = -3, k = 3 (#2)"),
+            evaluate("sum(#7)"),  # no such item: an error that lists what exists
+            done("Tool error (evaluate): There is no #7: the workspace has #1-#2."),
+            evaluate("sum(#2)"),
+            done("0 (#3)"),
+        ]
+    )
+    agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
+    assert agent.run_turn("solve k^2 - 9 = 0").ok
+    result = agent.run_turn("what do they add up to?")
+    assert result.reply is not None and result.reply.text == "0 (#3)"
+    assert "repeats the tool's error" in model.seen[-2][-1].content
+    assert model.wanted[-3:] == ["any", "tool", "any"]
+    # asked once per turn: a second repetition stands (nothing succeeded to hold it to)
+    model = InProcessModel(
+        [
+            solve("k^2 - 9 = 0"),
+            done("k = -3, k = 3 (#2)"),
+            evaluate("sum(#7)"),
+            done("There is no #7: the workspace has #1-#2."),
+            evaluate("sum(#8)"),
+            done("There is no #8: the workspace has #1-#2."),
+        ]
+    )
+    agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
+    agent.run_turn("solve k^2 - 9 = 0")
+    result = agent.run_turn("what do they add up to?")
+    assert result.reply is not None and result.reply.text.startswith("There is no #8")
+    assert model.wanted[-3:] == ["any", "tool", "any"]
