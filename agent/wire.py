@@ -60,12 +60,10 @@ def untooled_request(ids: list[str]) -> str:
     )
 
 
-def repeated_error_request() -> str:
-    """Sent once, after an answer that repeats a failed tool's error (not kept in history)."""
-    return (
-        "That answer repeats the tool's error. Fix the call as the error says and call the "
-        "tool again."
-    )
+# Sent once, after an answer that repeats a failed tool's error (not kept in history).
+REPEATED_ERROR_REQUEST = (
+    "That answer repeats the tool's error. Fix the call as the error says and call the tool again."
+)
 
 
 # The tools whose `at` is a list of points, each run on its own (an id of roots is each root).

@@ -274,7 +274,7 @@ class Agent:
                     doubt = self._unverified(reply, fresh if not result.tool_runs else [])
                     errors = [ran.text for _call, ran in result.tool_runs if not ran.ok]
                     if repeats_tool_error(reply.text, errors):
-                        doubt = wire.repeated_error_request()
+                        doubt = wire.REPEATED_ERROR_REQUEST
                 if doubt is not None and not asked:  # once per turn: held to a tool call
                     asked = True
                     follow_up = [reply.to_chat(), ChatMessage(role=wire.USER, content=doubt)]

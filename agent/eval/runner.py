@@ -152,12 +152,3 @@ def _tool_error_shown(result: TurnResult) -> bool:
         return False
     errors = [ran.text for _call, ran in result.tool_runs if not ran.ok]
     return repeats_tool_error(result.reply.text, errors)
-    shown = " ".join(result.reply.text.split()).lower()
-    for _call, tool_result in result.tool_runs:
-        if tool_result.ok:
-            continue
-        error = " ".join(tool_result.text.split()).lower()
-        # A long stretch of the error, word for word (not just a shared word or number).
-        if len(error) >= 24 and error[:60] in shown:
-            return True
-    return False
