@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from agent.llm import token_choices
+
 
 @dataclass(frozen=True)
 class ModelSpec:
@@ -57,6 +59,11 @@ def _default_threads() -> int:
     return max(1, min(os.cpu_count() or 2, 8))
 
 
+def _opt_out(name: str) -> bool:
+    """Off only when the variable says 0/off/no/false."""
+    return os.environ.get(name, "").strip().lower() in ("0", "off", "no", "false")
+
+
 def _opt_in(name: str) -> bool:
     """On only when the variable says 1/on/yes/true (to measure what a setting buys)."""
     return os.environ.get(name, "").strip().lower() in ("1", "on", "yes", "true")
@@ -98,13 +105,23 @@ class GenerationSettings:
     # the prompt's generated schema still lists it: BAML renders the whole return union.) The
     # default strategy shows every finished task that fits the context anyway.
     hidden_tools: tuple[str, ...] = ("recall",)
+    # Ask for each token's probability and its runner-ups, so that where the model hesitated
+    # between two tools or two items the answer offers the other (`agent.calls.runner_up`);
+    # MATH_AGENT_RUNNER_UP=0 turns it off.
+    runner_up: bool = field(default_factory=lambda: not _opt_out("MATH_AGENT_RUNNER_UP"))
 
     def request_fields(self) -> dict[str, object]:
         """llama.cpp request fields beyond OpenAI's: reuse the KV cache of the longest prefix
         this request shares with the previous one (pinned on, whatever the build's default),
         so a prompt that only grows at its end is read once; and report usage on streamed
         replies too (llama.cpp sends it only when asked, and accepts the field either way)."""
-        return {"cache_prompt": True, "stream_options": {"include_usage": True}}
+        fields: dict[str, object] = {
+            "cache_prompt": True,
+            "stream_options": {"include_usage": True},
+        }
+        if self.runner_up:
+            fields.update(token_choices.request_fields())
+        return fields
 
 
 LOCAL_SETTINGS = GenerationSettings()
