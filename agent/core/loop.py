@@ -266,8 +266,8 @@ class Agent:
         workspace = build(conversation)
         if (picked := _offer_picked(conversation)) is not None:
             return self._run_offer(picked, user, workspace, result, before, on_tool)
-        # The call the model nearly made instead of one of this turn's (its runner-up), offered
-        # under the answer.
+        # The call the model nearly made instead of the turn's last one (its runner-up),
+        # offered under the answer.
         offer: Offer | None = None
         # The person's new equations and expressions in this message: an answer to them needs
         # a tool's result (a definition alone may just be noted).
@@ -323,8 +323,8 @@ class Agent:
             made.add(call.call_text)
             facts = self._facts(user, workspace, result)
             stored, ran = settle(call, facts, before)
-            if offer is None and ran.ok:
-                offer = self._runner_up(step, ran, facts, before)
+            # The answer is the last call's result: the offer is that call's runner-up.
+            offer = self._runner_up(step, ran, facts, before) if ran.ok else None
             self.session.append(stored)
             self.session.append(ran)
             if ran.item is not None:
