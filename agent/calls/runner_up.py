@@ -65,8 +65,12 @@ def runner_up(
     if isinstance(step, TaskRecall | SystemSolver) or not choices:
         return None
     text = reply_text(choices)
-    found = [*_other_tools(step, text, choices), *_other_items(step, text, choices, workspace)]
-    found = [r for r in found if r.share >= least]
+    # Only the alternatives likely enough are rebuilt (each is parsed).
+    close = [
+        TokenChoice(c.start, c.token, c.share, tuple(o for o in c.others if o[1] >= least))
+        for c in choices
+    ]
+    found = [*_other_tools(step, text, close), *_other_items(step, text, close, workspace)]
     return max(found, key=lambda r: r.share, default=None)
 
 
@@ -109,7 +113,8 @@ def retargeted(step: Call, tool: str) -> Call | None:
     math = arguments.pop(source)
     sides = math.split("=")
     if source == "equation" and target != "equation" and len(sides) == 2:
-        math = f"{sides[0].strip()} - ({sides[1].strip()})"
+        left, right = (side.strip() for side in sides)
+        math = left if right == "0" else f"{left} - ({right})"
     written = {"tool": tool, target: math, **arguments}
     return _parsed(written, tool)
 

@@ -301,17 +301,21 @@ class BamlMathModel:
         return step
 
     def _choices_of_last_call(self) -> tuple[TokenChoice, ...]:
-        """The token probabilities the endpoint returned for the last call (none when it was
-        not asked for them, or a stream kept no events)."""
+        """The token probabilities the endpoint returned with the reply that was used (none
+        when it was not asked for them, or its body is not JSON: they are only a hint)."""
         log = self.collector.last
-        call = log.calls[-1] if log is not None and log.calls else None
+        call = log.selected_call if log is not None else None
         if call is None:
             return ()
-        events = call.sse_responses() if hasattr(call, "sse_responses") else None
-        if events:
-            return choices_from_chunks(body for e in events if isinstance(body := e.json(), dict))
-        response = call.http_response
-        body = response.body.json() if response is not None else None
+        try:
+            events = call.sse_responses() if hasattr(call, "sse_responses") else None
+            if events:
+                bodies = [body for e in events if isinstance(body := e.json(), dict)]
+                return choices_from_chunks(bodies)
+            response = call.http_response
+            body = response.body.json() if response is not None else None
+        except Exception:  # a body or event that is not JSON
+            return ()
         return choices_from_chunks([body]) if isinstance(body, dict) else ()
 
     def request_body(self, messages: list[ChatMessage]) -> dict[str, Any]:

@@ -41,7 +41,10 @@ def test_a_close_second_tool_is_the_same_call_made_with_that_tool() -> None:
     )
     # The equation becomes the expression extrema reads; the variable is carried over.
     assert other.call.tool == "extrema"
-    assert other.call.expression == "x^3 - 3*x - (0)" and other.call.variable == "x"
+    assert other.call.expression == "x^3 - 3*x" and other.call.variable == "x"
+    # An equation with another right side is read as its difference.
+    moved = retargeted(b.parse.MathChat(solve("x^2 = 4")), "extrema")
+    assert moved is not None and moved.expression == "x^2 - (4)"
     assert other.share == 0.3
 
 
