@@ -159,7 +159,7 @@ def resolve_provider(
     `provider` (the --provider flag, else MATH_AGENT_PROVIDER) forces one kind: "local",
     "custom", "openrouter" or "openai"; "auto" or nothing keeps the resolution order.
     A hosted endpoint is asked for token probabilities (the runner-up) only when
-    MATH_AGENT_RUNNER_UP says so: not every one accepts the fields.
+    MATH_AGENT_RUNNER_UP says so, as the embedded model is: not every one accepts the fields.
     """
     found = _resolve(base_url, model, api_key, provider)
     if found.is_local or _env("MATH_AGENT_RUNNER_UP") not in ("1", "on", "yes", "true"):

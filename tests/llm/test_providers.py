@@ -70,17 +70,19 @@ def test_a_hosted_endpoint_is_asked_for_token_probabilities_only_when_told(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("MATH_AGENT_BASE_URL", "http://127.0.0.1:8080/v1")
+    monkeypatch.delenv("MATH_AGENT_RUNNER_UP", raising=False)
     assert "logprobs" not in resolve_provider().request_fields
     monkeypatch.setenv("MATH_AGENT_RUNNER_UP", "1")
     fields = resolve_provider().request_fields
     assert fields["logprobs"] is True and fields["top_logprobs"] == 4
 
 
-def test_the_embedded_model_is_asked_for_them_unless_turned_off(
+def test_the_embedded_model_is_asked_for_them_only_when_told(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from agent.llm.local.settings import GenerationSettings
 
-    assert GenerationSettings().request_fields()["logprobs"] is True
-    monkeypatch.setenv("MATH_AGENT_RUNNER_UP", "0")
+    monkeypatch.delenv("MATH_AGENT_RUNNER_UP", raising=False)
     assert "logprobs" not in GenerationSettings().request_fields()
+    monkeypatch.setenv("MATH_AGENT_RUNNER_UP", "1")
+    assert GenerationSettings().request_fields()["logprobs"] is True

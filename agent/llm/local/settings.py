@@ -59,11 +59,6 @@ def _default_threads() -> int:
     return max(1, min(os.cpu_count() or 2, 8))
 
 
-def _opt_out(name: str) -> bool:
-    """Off only when the variable says 0/off/no/false."""
-    return os.environ.get(name, "").strip().lower() in ("0", "off", "no", "false")
-
-
 def _opt_in(name: str) -> bool:
     """On only when the variable says 1/on/yes/true (to measure what a setting buys)."""
     return os.environ.get(name, "").strip().lower() in ("1", "on", "yes", "true")
@@ -106,9 +101,11 @@ class GenerationSettings:
     # default strategy shows every finished task that fits the context anyway.
     hidden_tools: tuple[str, ...] = ("recall",)
     # Ask for each token's probability and its runner-ups, so that where the model hesitated
-    # between two tools or two items the answer offers the other (`agent.calls.runner_up`);
-    # MATH_AGENT_RUNNER_UP=0 turns it off.
-    runner_up: bool = field(default_factory=lambda: not _opt_out("MATH_AGENT_RUNNER_UP"))
+    # between two tools or two items the answer offers the other (`agent.calls.runner_up`):
+    # opt-in (MATH_AGENT_RUNNER_UP=1) because for this model it did not pay on the `sessions`
+    # test part (one more turn right after a pick, offers under a quarter of right answers;
+    # docs/experiments.md): it is mostly wrong without hesitating.
+    runner_up: bool = field(default_factory=lambda: _opt_in("MATH_AGENT_RUNNER_UP"))
 
     def request_fields(self) -> dict[str, object]:
         """llama.cpp request fields beyond OpenAI's: reuse the KV cache of the longest prefix
