@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime, timezone
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, TypeAdapter
 
@@ -155,8 +155,31 @@ class ToolResultMessage(_Base):
         return [self.text]
 
 
+class Offer(BaseModel):
+    """The call the model nearly made instead of the one it made (`agent.calls.runner_up`),
+    shown under the answer as `1) ...`: the person's `1` (or the other item's id alone) runs
+    it as written here, without asking the model again."""
+
+    model_config = {"frozen": True}
+    tool: str
+    arguments: Annotated[dict[str, Any], AfterValidator(_valid_unicode_values)]
+    # What the person reads: which item or tool the answer used, and the other as `1) ...`.
+    text: Text
+    # The other item's id (`#5`) when the model hesitated between two items.
+    item: str | None = None
+    # How likely the model thought the other tool or item where it wrote its choice.
+    share: float | None = None
+
+    PICK: ClassVar[str] = "1"
+
+    def picked_by(self, message: str) -> bool:
+        typed = message.strip().rstrip(").").strip()
+        return typed == self.PICK or (self.item is not None and typed == self.item)
+
+
 class AssistantMessage(_Base):
-    """A `MessageToUser`: an answer (COMPLETED) or a question back (PROCESSING)."""
+    """A `MessageToUser`: an answer (COMPLETED) or a question back (PROCESSING). `offer`:
+    the runner-up the person can pick with one keystroke; the model never reads it."""
 
     kind: Literal["assistant"] = "assistant"
     text: Text
@@ -164,6 +187,12 @@ class AssistantMessage(_Base):
     # What the person said about themselves in the message this answers (a name, "always 3
     # decimals"), noted by the model in the same reply: kept in the workspace.
     note: Text | None = None
+    offer: Offer | None = None
+
+    @property
+    def shown(self) -> str:
+        """The answer as the person reads it: with the runner-up under it."""
+        return f"{self.text}\n{self.offer.text}" if self.offer is not None else self.text
 
     def to_chat(self) -> ChatMessage:
         payload = {
@@ -174,11 +203,11 @@ class AssistantMessage(_Base):
         return ChatMessage(role=wire.ASSISTANT, content=_compact_json(payload))
 
     def terminal_row(self) -> tuple[str, str]:
-        return f"assistant [{self.task_status}]", self.text
+        return f"assistant [{self.task_status}]", self.shown
 
     def markdown(self, stamp: str) -> list[str]:
         waiting = " (waiting for your answer)" if self.task_status == "PROCESSING" else ""
-        return [f"**math-agent**{waiting}: {self.text}", ""]
+        return [f"**math-agent**{waiting}: {self.shown}", ""]
 
     def fact_texts(self) -> list[str]:
         return [self.text]

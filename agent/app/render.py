@@ -110,7 +110,7 @@ def print_turn(
     if result.reply is None:
         return
     style = "bold" if result.reply.task_status == "COMPLETED" else "yellow"
-    console.print(f"[{style}]{displayed(result.reply.text, raw)}[/]")
+    console.print(f"[{style}]{displayed(result.reply.shown, raw)}[/]")
     if not details:
         return
     parts = [

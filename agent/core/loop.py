@@ -9,15 +9,16 @@ the transcript keeps what happened and why.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from baml_py import AbortController
 
 from agent import wire
 from agent.calls.desk import settle, task_text
-from agent.calls.guards import Facts, ToolRunner, guards
-from agent.calls.pending import PendingCall
+from agent.calls.guards import Facts, Guard, ToolRunner, guards
+from agent.calls.pending import Call, PendingCall
+from agent.calls.runner_up import offer_of, offered_call, runner_up
 from agent.context.base import Compaction, CompactionInput, ContextStrategy, Trigger
 from agent.core.grounding import (
     miscalculations,
@@ -35,6 +36,8 @@ from agent.llm.model import AnswerBegun, MathModel, ProgressObserver
 from agent.llm.step_schema import Wanted
 from agent.messages import (
     AssistantMessage,
+    Message,
+    Offer,
     TaskStatusName,
     ToolCall,
     ToolResultMessage,
@@ -137,6 +140,19 @@ def _held_to_tool(runs: list[tuple[ToolCall, ToolResultMessage]]) -> str | None:
     answer itself when the model only decides (`SmallModelAids.answer_from_results`)."""
     results = [f"{ran.text} ({ran.item})" for _call, ran in runs if ran.ok and ran.item]
     return "; ".join(dict.fromkeys(results)) or None
+
+
+def _offer_picked(conversation: Sequence[Message]) -> Offer | None:
+    """The offer the person's newest message picks: the answer before it offered one, and
+    the message is its keystroke."""
+    if len(conversation) < 2:
+        return None
+    answer, message = conversation[-2], conversation[-1]
+    if not isinstance(answer, AssistantMessage) or answer.offer is None:
+        return None
+    if not isinstance(message, UserMessage) or not answer.offer.picked_by(message.text):
+        return None
+    return answer.offer
 
 
 def _decides_only(aids: SmallModelAids, runs: list[tuple[ToolCall, ToolResultMessage]]) -> bool:
@@ -248,6 +264,11 @@ class Agent:
         before = guards(self.aids.fit_variable)
         conversation = self.session.conversation()
         workspace = build(conversation)
+        if (picked := _offer_picked(conversation)) is not None:
+            return self._run_offer(picked, user, workspace, result, before, on_tool)
+        # The call the model nearly made instead of the turn's last one (its runner-up),
+        # offered under the answer.
+        offer: Offer | None = None
         # The person's new equations and expressions in this message: an answer to them needs
         # a tool's result (a definition alone may just be noted).
         new = workspace.added_by(len(conversation) - 1)
@@ -266,7 +287,7 @@ class Agent:
             if cancel.cancelled:
                 raise TurnCancelled()
             if isinstance(step, AnswerBegun):  # decided: the request needs no other call
-                return self._reply(_held_to_tool(result.tool_runs) or step.begun)
+                return self._reply(_held_to_tool(result.tool_runs) or step.begun, offer=offer)
             if isinstance(step, MessageToUser):
                 reply = self._answer(step, workspace)
                 doubt = None
@@ -282,6 +303,8 @@ class Agent:
                     continue
                 if doubt is not None and (held := _held_to_tool(result.tool_runs)) is not None:
                     reply = reply.model_copy(update={"text": held})
+                if offer is not None and reply.task_status == "COMPLETED":
+                    reply = reply.model_copy(update={"offer": offer})
                 self.session.append(reply)
                 return reply
             follow_up = []
@@ -292,13 +315,16 @@ class Agent:
             # the call is not run again and the model is asked for its answer instead.
             if call.call_text in made:
                 if self.aids.answer_from_results and (held := _held_to_tool(result.tool_runs)):
-                    return self._reply(held)
+                    return self._reply(held, offer=offer)
                 if wanted == "answer":  # asked once already, and it still calls: stop here
                     break
                 wanted = "answer"
                 continue
             made.add(call.call_text)
-            stored, ran = settle(call, self._facts(user, workspace, result), before)
+            facts = self._facts(user, workspace, result)
+            stored, ran = settle(call, facts, before)
+            # The answer is the last call's result: the offer is that call's runner-up.
+            offer = self._runner_up(step, ran, facts, before) if ran.ok else None
             self.session.append(stored)
             self.session.append(ran)
             if ran.item is not None:
@@ -313,11 +339,48 @@ class Agent:
             "PROCESSING",
         )
 
-    def _reply(self, text: str, status: TaskStatusName = "COMPLETED") -> AssistantMessage:
+    def _reply(
+        self, text: str, status: TaskStatusName = "COMPLETED", offer: Offer | None = None
+    ) -> AssistantMessage:
         """An answer the loop writes (from the turn's results, or that it stopped), kept."""
-        reply = AssistantMessage(text=text, task_status=status)
+        reply = AssistantMessage(text=text, task_status=status, offer=offer)
         self.session.append(reply)
         return reply
+
+    def _runner_up(
+        self, step: Call, ran: ToolResultMessage, facts: Facts, before: Sequence[Guard]
+    ) -> Offer | None:
+        """The call the model nearly made instead of `step` (its own token probabilities
+        say so), offered when it runs and gives another result; nothing is stored."""
+        other = runner_up(step, getattr(self.model, "token_choices", ()), facts.workspace)
+        if other is None:
+            return None
+        _stored, tried = settle(PendingCall(other.call), facts, before)
+        if not tried.ok or tried.text == ran.text:
+            return None
+        return offer_of(other, facts.workspace)
+
+    def _run_offer(
+        self,
+        offer: Offer,
+        user: UserMessage,
+        workspace: Workspace,
+        result: TurnResult,
+        before: Sequence[Guard],
+        on_tool: ToolObserver | None,
+    ) -> AssistantMessage:
+        """The person picked the runner-up: its call runs as offered, no model call."""
+        step = offered_call(offer)
+        if step is None:  # an offer this code cannot read back: say so, nothing run
+            return self._reply("That choice can no longer be run; please say what you want.")
+        stored, ran = settle(PendingCall(step), self._facts(user, workspace, result), before)
+        self.session.append(stored)
+        self.session.append(ran)
+        result.tool_runs.append((stored, ran))
+        self.checkpoint(turn_complete=False)
+        if on_tool is not None:
+            on_tool(stored, ran)
+        return self._reply(_held_to_tool(result.tool_runs) or ran.text)
 
     def _answer(self, step: MessageToUser, workspace: Workspace) -> AssistantMessage:
         """The model's message as the person reads it: LaTeX written plainly, citations of ids

@@ -42,6 +42,13 @@ class SetFigures:
     invalid_replies_shown: int
     tool_errors_shown: int
     wrong_by_category: dict[str, int] = field(default_factory=dict)
+    # What a person experiences with the runner-up (`agent.calls.runner_up`): right at the
+    # first answer or after one pick; wrong with nothing offered; an offer under a right answer.
+    right_after_pick: int = 0
+    dependent_right_after_pick: int = 0
+    silent_misses: int = 0
+    dependent_silent_misses: int = 0
+    offered_when_right: int = 0
 
     @property
     def accuracy(self) -> float:
@@ -91,6 +98,11 @@ def _figures(set_name: str, strategy: str, rows: list[TurnOutcome]) -> SetFigure
         invalid_replies_shown=sum(r.invalid_reply_shown for r in rows),
         tool_errors_shown=sum(r.tool_error_shown for r in rows),
         wrong_by_category=dict(Counter(r.category for r in judged if not r.ok)),
+        right_after_pick=sum(r.right_after_pick for r in judged),
+        dependent_right_after_pick=sum(r.right_after_pick for r in dependent),
+        silent_misses=sum(r.silent_miss for r in judged),
+        dependent_silent_misses=sum(r.silent_miss for r in dependent),
+        offered_when_right=sum(r.offered for r in judged if r.ok),
     )
 
 

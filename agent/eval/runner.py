@@ -62,6 +62,23 @@ class TurnOutcome:
     # Each tool call of the turn and what it returned, "solve {...} -> x = -3, x = -2": what
     # a miss is read by (was the wrong expression sent, or the right result misquoted?).
     calls: tuple[str, ...] = ()
+    # The answer offered the runner-up (`1) ...`), and how likely the model thought it.
+    offered: bool = False
+    offer_share: float | None = None
+    # A wrong answer with an offer: the simulated person typed the pick; was that answer
+    # right (None: no pick was made)?
+    picked_ok: bool | None = None
+    picked_reply: str | None = None
+
+    @property
+    def right_after_pick(self) -> bool:
+        """Right at the first answer, or after the person picked the runner-up once."""
+        return self.ok or bool(self.picked_ok)
+
+    @property
+    def silent_miss(self) -> bool:
+        """Wrong, and nothing offered: the person is left with a wrong answer."""
+        return self.judged and not self.ok and not self.offered
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -94,6 +111,16 @@ def run_case(
             if turn.expected is not None
             else None
         )
+        offer = result.reply.offer if result.reply is not None else None
+        picked_ok, picked_reply = None, None
+        if verdict is not None and not verdict.ok and offer is not None and turn.expected:
+            # The simulated person picks the runner-up once (as typed: its keystroke).
+            picked = run_turn(agent, offer.PICK)
+            picked_reply = picked.reply.text if picked.reply is not None else picked.error
+            picked_ok = (
+                picked.reply is not None
+                and judge(picked_reply or "", False, turn.expected, turn.text).ok
+            )
         outcome = TurnOutcome(
             set=set_name,
             case=case.name,
@@ -118,6 +145,10 @@ def run_case(
             tool_error_shown=_tool_error_shown(result),
             invalid_reply_shown=INVALID_REPLY_MARK in reply,
             calls=tuple(_call_line(call, tool_result) for call, tool_result in result.tool_runs),
+            offered=offer is not None,
+            offer_share=offer.share if offer is not None else None,
+            picked_ok=picked_ok,
+            picked_reply=picked_reply,
         )
         outcomes.append(outcome)
         if observe is not None:

@@ -22,6 +22,7 @@ from agent.errors import MalformedReply, explain_llm_error
 from agent.llm.providers import Provider
 from agent.llm.salvage import misplaced_response, names_a_math_tool
 from agent.llm.step_schema import WANTED_KINDS, Wanted
+from agent.llm.token_choices import TokenChoice, choices_from_chunks
 from baml_client import b
 from baml_client.types import (
     ChatMessage,
@@ -147,6 +148,8 @@ class BamlMathModel:
     ):
         self.collector = Collector(name="math-agent")
         self.ledger = ledger if ledger is not None else UsageLedger()
+        # The token probabilities of the last MathChat reply, where the endpoint sent them.
+        self.token_choices: tuple[TokenChoice, ...] = ()
         self.use_endpoint(registry, endpoint, step_registries)
 
     @classmethod
@@ -264,12 +267,15 @@ class BamlMathModel:
         wanted: Wanted = "any",
         cut: bool = False,
     ) -> Step | AnswerBegun:
+        self.token_choices = ()
         if cut and abort is None:
             abort = AbortController()
         options = {"abort_controller": abort} if abort is not None else {}
         client = self._step_clients[wanted]
         if on_progress is None and not cut:
-            return self._call(function, lambda: client.MathChat(messages, baml_options=options))
+            step = self._call(function, lambda: client.MathChat(messages, baml_options=options))
+            self.token_choices = self._choices_of_last_call()
+            return step
 
         def streamed() -> Step | AnswerBegun:
             stream = client.stream.MathChat(messages, baml_options=options)
@@ -289,7 +295,28 @@ class BamlMathModel:
             written = step.begun if isinstance(step, AnswerBegun) else step.model_dump_json()
             return count_messages(body.get("messages") or []), count_text(written)
 
-        return self._call(function, streamed, estimate)
+        step = self._call(function, streamed, estimate)
+        if not isinstance(step, AnswerBegun):
+            self.token_choices = self._choices_of_last_call()
+        return step
+
+    def _choices_of_last_call(self) -> tuple[TokenChoice, ...]:
+        """The token probabilities the endpoint returned with the reply that was used (none
+        when it was not asked for them, or its body is not JSON: they are only a hint)."""
+        log = self.collector.last
+        call = log.selected_call if log is not None else None
+        if call is None:
+            return ()
+        try:
+            events = call.sse_responses() if hasattr(call, "sse_responses") else None
+            if events:
+                bodies = [body for e in events if isinstance(body := e.json(), dict)]
+                return choices_from_chunks(bodies)
+            response = call.http_response
+            body = response.body.json() if response is not None else None
+        except Exception:  # a body or event that is not JSON
+            return ()
+        return choices_from_chunks([body]) if isinstance(body, dict) else ()
 
     def request_body(self, messages: list[ChatMessage]) -> dict[str, Any]:
         """The chat request MathChat would send for `messages`; nothing is sent."""

@@ -11,7 +11,7 @@ first BAML call. The chosen endpoint is registered under the name of the `.baml`
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,6 +19,7 @@ from baml_py import ClientRegistry
 from dotenv import load_dotenv
 
 from agent.errors import AgentError
+from agent.llm import token_choices
 
 if TYPE_CHECKING:
     from agent.llm.step_schema import Wanted
@@ -157,7 +158,18 @@ def resolve_provider(
 
     `provider` (the --provider flag, else MATH_AGENT_PROVIDER) forces one kind: "local",
     "custom", "openrouter" or "openai"; "auto" or nothing keeps the resolution order.
+    A hosted endpoint is asked for token probabilities (the runner-up) only when
+    MATH_AGENT_RUNNER_UP says so, as the embedded model is: not every one accepts the fields.
     """
+    found = _resolve(base_url, model, api_key, provider)
+    if found.is_local or _env("MATH_AGENT_RUNNER_UP") not in ("1", "on", "yes", "true"):
+        return found
+    return replace(found, request_fields={**found.request_fields, **token_choices.request_fields()})
+
+
+def _resolve(
+    base_url: str | None, model: str | None, api_key: str | None, provider: str | None
+) -> Provider:
     model = model or _env("MATH_AGENT_MODEL")
     timeout = int(_env("MATH_AGENT_TIMEOUT_MS") or REQUEST_TIMEOUT_MS)
     choice = (provider or _env("MATH_AGENT_PROVIDER") or "auto").lower()

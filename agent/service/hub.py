@@ -286,7 +286,7 @@ class SessionHub:
                 self._forget(name)
                 emit("error", {"code": "not_saved", "message": _NOT_SAVED, "retry": True})
             elif result.reply is not None:
-                emit("answer", _answer(result.reply.text, result.reply.task_status))
+                emit("answer", _answer(result.reply.shown, result.reply.task_status))
             else:
                 emit("error", {"code": result.error_kind or "model_error", "message": result.error})
             emit("done", done)

@@ -45,8 +45,10 @@ def entry_json(entry: Entry) -> dict[str, Any]:
         shown.update(item=entry.item, values=list(entry.values))
         shown["segments"] = math_segments(entry.text) if entry.ok else [{"text": entry.text}]
     elif entry.kind == "assistant":
-        shown.update(text=entry.text, status=entry.task_status)
-        shown["segments"] = math_segments(entry.text)
+        shown.update(text=entry.shown, status=entry.task_status)
+        shown["segments"] = math_segments(entry.shown)
+        if entry.offer is not None:  # the runner-up: the person's `1` runs it
+            shown["offer"] = {"text": entry.offer.text, "pick": entry.offer.PICK}
     else:
         shown["text"] = entry.terminal_row()[1]
     return shown

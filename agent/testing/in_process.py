@@ -19,6 +19,7 @@ from agent.accounting.tokenizer import count_messages, count_text
 from agent.errors import explain_llm_error
 from agent.llm.model import AnswerBegun, ProgressObserver, Step
 from agent.llm.step_schema import Wanted
+from agent.llm.token_choices import TokenChoice
 from agent.testing.scripted import Reply, ScriptedModel, ScriptedRequest
 from baml_client import b
 from baml_client.types import ChatMessage, ContextSummary, MessageToUser, UserFactChanges
@@ -42,6 +43,10 @@ class InProcessModel:
         # The kind of reply the loop wanted at each MathChat call (a script is not held to it).
         self.wanted: list[Wanted] = []
         self.summarized: list[list[ChatMessage]] = []
+        # Token probabilities per MathChat call (by its index), as an endpoint asked for
+        # `logprobs` returns them (`hesitating` writes them); the last call's are read.
+        self.choices: dict[int, tuple[TokenChoice, ...]] = {}
+        self.token_choices: tuple[TokenChoice, ...] = ()
 
     def _ask(self, function: str, messages: list[dict[str, Any]]) -> str:
         reply = self.script.reply(ScriptedRequest(messages))
@@ -65,6 +70,7 @@ class InProcessModel:
         if wanted == "answer":  # as BamlMathModel words it; a script may still answer with a call
             messages = [*messages, ChatMessage(role=wire.USER, content=wire.ANSWER_NOW)]
         self.seen.append(list(messages))
+        self.token_choices = self.choices.get(len(self.seen) - 1, ())
         text = self._ask("MathChat", [m.model_dump() for m in messages])
         step = _parsed(b.parse.MathChat, text)
         if decide_only and isinstance(step, MessageToUser):  # as a real call is cut there
@@ -96,3 +102,16 @@ def _parsed(parse: Callable[[str], T], text: str) -> T:
         return parse(text)
     except Exception as exc:
         raise explain_llm_error(exc, _ENDPOINT) from exc
+
+
+def hesitating(reply: str, written: str, other: str, share: float) -> tuple[TokenChoice, ...]:
+    """The tokens of `reply` (text before, `written`, text after), where the model gave
+    `other` probability `share` in place of `written` (its first occurrence after the start
+    of the reply's `"tool"` value, when there is one)."""
+    start = reply.find(written, max(reply.find('"tool"'), 0))
+    head, tail = reply[:start], reply[start + len(written) :]
+    return (
+        TokenChoice(0, head, 1.0),
+        TokenChoice(len(head), written, 1 - share, ((other, share),)),
+        TokenChoice(len(head) + len(written), tail, 1.0),
+    )

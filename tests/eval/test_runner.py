@@ -8,7 +8,7 @@ from agent.eval.cases import CI_PART, CI_SEED, EvalCase, EvalTurn, Expected, loa
 from agent.eval.generate import make_cases
 from agent.eval.report import check_targets, figures
 from agent.eval.runner import INVALID_REPLY_MARK, run_cases
-from agent.testing.in_process import InProcessModel
+from agent.testing.in_process import InProcessModel, hesitating
 from agent.testing.replies import ask_back, derivative, done, evaluate, integral, solve
 from agent.testing.scripted import ScriptedModel, scripted_agent
 
@@ -86,3 +86,36 @@ def test_the_ci_subset_is_fixed_and_covers_every_category() -> None:
     sessions = subset("sessions", load_set("sessions", CI_PART))
     assert 1 <= len(sessions) <= 3
     assert all(case.name.startswith("sessions-test-1-") for case in sessions)
+
+
+def test_a_wrong_answer_with_the_runner_up_is_picked_once_and_counted() -> None:
+    turns = (
+        EvalTurn("solve x^2 - 5x + 6 = 0", Expected("roots", ("2", "3"))),
+        EvalTurn("solve x^2 + x - 12 = 0", Expected("roots", ("-4", "3"))),
+        EvalTurn("the smaller root of the first", Expected("value", ("2",)), depends=True),
+        EvalTurn("the smaller root of the second", Expected("value", ("-4",)), depends=True),
+    )
+    hesitant = evaluate("min(#4)")
+    steps = [
+        solve("x^2 - 5x + 6 = 0"),
+        done("x = 2, x = 3 (#2)"),
+        solve("x^2 + x - 12 = 0"),
+        done("x = -4, x = 3 (#4)"),
+        hesitant,  # wrong (#4 is the second's roots), nearly #2: the person picks it
+        done("-4 (#5)"),
+        evaluate("min(#2)"),  # wrong (the first's again), nothing offered: a silent miss
+        done("2"),
+    ]
+    model = InProcessModel(steps)
+    model.choices[4] = hesitating(hesitant, "4", "2", 0.4)
+    case = EvalCase("c", "roots-2", "chat", turns)
+    outcomes = run_cases([case], "sessions", "none", lambda s: Agent(model, make_strategy(s)))
+    first, second, picked, silent = outcomes
+    assert first.ok and second.ok and not first.offered
+    assert not picked.ok and picked.offered and picked.offer_share == 0.4
+    assert picked.picked_ok and picked.picked_reply.startswith("2")
+    assert picked.right_after_pick and not picked.silent_miss
+    assert not silent.ok and not silent.offered and silent.picked_ok is None and silent.silent_miss
+    (row,) = figures(outcomes)
+    assert (row.right, row.right_after_pick, row.dependent_right_after_pick) == (2, 3, 1)
+    assert (row.silent_misses, row.dependent_silent_misses, row.offered_when_right) == (1, 1, 0)

@@ -64,3 +64,25 @@ def test_dotenv_is_loaded_without_overriding(tmp_path, monkeypatch: pytest.Monke
     finally:
         os.environ.pop("MATH_AGENT_BASE_URL", None)
     assert provider.base_url == "http://127.0.0.1:1234/v1" and provider.model == "from-env"
+
+
+def test_a_hosted_endpoint_is_asked_for_token_probabilities_only_when_told(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("MATH_AGENT_BASE_URL", "http://127.0.0.1:8080/v1")
+    monkeypatch.delenv("MATH_AGENT_RUNNER_UP", raising=False)
+    assert "logprobs" not in resolve_provider().request_fields
+    monkeypatch.setenv("MATH_AGENT_RUNNER_UP", "1")
+    fields = resolve_provider().request_fields
+    assert fields["logprobs"] is True and fields["top_logprobs"] == 4
+
+
+def test_the_embedded_model_is_asked_for_them_only_when_told(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agent.llm.local.settings import GenerationSettings
+
+    monkeypatch.delenv("MATH_AGENT_RUNNER_UP", raising=False)
+    assert "logprobs" not in GenerationSettings().request_fields()
+    monkeypatch.setenv("MATH_AGENT_RUNNER_UP", "1")
+    assert GenerationSettings().request_fields()["logprobs"] is True

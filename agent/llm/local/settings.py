@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from agent.llm import token_choices
+
 
 @dataclass(frozen=True)
 class ModelSpec:
@@ -98,13 +100,25 @@ class GenerationSettings:
     # the prompt's generated schema still lists it: BAML renders the whole return union.) The
     # default strategy shows every finished task that fits the context anyway.
     hidden_tools: tuple[str, ...] = ("recall",)
+    # Ask for each token's probability and its runner-ups, so that where the model hesitated
+    # between two tools or two items the answer offers the other (`agent.calls.runner_up`):
+    # opt-in (MATH_AGENT_RUNNER_UP=1) because for this model it did not pay on the `sessions`
+    # test part (one more turn right after a pick, offers under a quarter of right answers;
+    # docs/experiments.md): it is mostly wrong without hesitating.
+    runner_up: bool = field(default_factory=lambda: _opt_in("MATH_AGENT_RUNNER_UP"))
 
     def request_fields(self) -> dict[str, object]:
         """llama.cpp request fields beyond OpenAI's: reuse the KV cache of the longest prefix
         this request shares with the previous one (pinned on, whatever the build's default),
         so a prompt that only grows at its end is read once; and report usage on streamed
         replies too (llama.cpp sends it only when asked, and accepts the field either way)."""
-        return {"cache_prompt": True, "stream_options": {"include_usage": True}}
+        fields: dict[str, object] = {
+            "cache_prompt": True,
+            "stream_options": {"include_usage": True},
+        }
+        if self.runner_up:
+            fields.update(token_choices.request_fields())
+        return fields
 
 
 LOCAL_SETTINGS = GenerationSettings()
