@@ -187,16 +187,16 @@ def offer_of(other: RunnerUp, workspace: Workspace) -> Offer:
         used = _item_named(other.chosen, workspace)
         instead = _item_named(other.instead, workspace)
         text = f"Used {used}.\n{Offer.PICK}) {other.call.tool} with {instead} instead"
-        return Offer(
-            tool=other.call.tool,
-            arguments=arguments,
-            text=text,
-            item=other.instead,
-            share=round(other.share, 3),
-        )
-    math = ", ".join(str(v) for v in arguments.values() if v not in (None, [], ""))
-    text = f"{Offer.PICK}) {other.instead} instead of {other.chosen}: {other.instead}({math})"
-    return Offer(tool=other.call.tool, arguments=arguments, text=text, share=round(other.share, 3))
+    else:
+        math = ", ".join(str(v) for v in arguments.values() if v not in (None, [], ""))
+        text = f"{Offer.PICK}) {other.instead} instead of {other.chosen}: {other.instead}({math})"
+    return Offer(
+        tool=other.call.tool,
+        arguments=arguments,
+        text=text,
+        item=other.instead if other.kind == "item" else None,
+        share=round(other.share, 3),
+    )
 
 
 def offered_call(offer: Offer) -> Call | None:

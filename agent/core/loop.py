@@ -325,14 +325,9 @@ class Agent:
             stored, ran = settle(call, facts, before)
             # The answer is the last call's result: the offer is that call's runner-up.
             offer = self._runner_up(step, ran, facts, before) if ran.ok else None
-            self.session.append(stored)
-            self.session.append(ran)
+            self._keep_run(stored, ran, result, on_tool)
             if ran.item is not None:
                 workspace = build(self.session.conversation())
-            result.tool_runs.append((stored, ran))
-            self.checkpoint(turn_complete=False)
-            if on_tool is not None:
-                on_tool(stored, ran)
         return self._reply(
             f"I stopped after {len(result.tool_runs)} tool steps without a final answer; "
             "say 'continue' to let me go on, or rephrase the request.",
@@ -374,13 +369,23 @@ class Agent:
         if step is None:  # an offer this code cannot read back: say so, nothing run
             return self._reply("That choice can no longer be run; please say what you want.")
         stored, ran = settle(PendingCall(step), self._facts(user, workspace, result), before)
+        self._keep_run(stored, ran, result, on_tool)
+        return self._reply(_held_to_tool(result.tool_runs) or ran.text)
+
+    def _keep_run(
+        self,
+        stored: ToolCall,
+        ran: ToolResultMessage,
+        result: TurnResult,
+        on_tool: ToolObserver | None,
+    ) -> None:
+        """A settled call and its result into the chat and the turn, saved as a step."""
         self.session.append(stored)
         self.session.append(ran)
         result.tool_runs.append((stored, ran))
         self.checkpoint(turn_complete=False)
         if on_tool is not None:
             on_tool(stored, ran)
-        return self._reply(_held_to_tool(result.tool_runs) or ran.text)
 
     def _answer(self, step: MessageToUser, workspace: Workspace) -> AssistantMessage:
         """The model's message as the person reads it: LaTeX written plainly, citations of ids

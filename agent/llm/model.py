@@ -148,22 +148,27 @@ class BamlMathModel:
     ):
         self.collector = Collector(name="math-agent")
         self.ledger = ledger if ledger is not None else UsageLedger()
-        # The token probabilities of the last MathChat reply, where the endpoint sent them.
+        # The token probabilities of the last MathChat reply, where the endpoint sent them;
+        # read only when the provider asks for them (`for_provider`, `use_provider`).
         self.token_choices: tuple[TokenChoice, ...] = ()
+        self.reads_token_choices = False
         self.use_endpoint(registry, endpoint, step_registries)
 
     @classmethod
     def for_provider(cls, provider: Provider, ledger: UsageLedger | None = None) -> BamlMathModel:
         """The model for a resolved provider: MathChat with the provider's step options
         (a schema that constrains decoding, where the endpoint takes one)."""
-        return cls(
+        model = cls(
             provider.client_registry(), provider.endpoint, ledger, _step_registries(provider)
         )
+        model.reads_token_choices = token_choices_asked(provider)
+        return model
 
     def use_provider(self, provider: Provider) -> None:
         """Talk to another endpoint from now on (a restarted local server has a new port);
         the ledger and collector carry on."""
         self.use_endpoint(provider.client_registry(), provider.endpoint, _step_registries(provider))
+        self.reads_token_choices = token_choices_asked(provider)
 
     def use_endpoint(
         self,
@@ -303,6 +308,8 @@ class BamlMathModel:
     def _choices_of_last_call(self) -> tuple[TokenChoice, ...]:
         """The token probabilities the endpoint returned with the reply that was used (none
         when it was not asked for them, or its body is not JSON: they are only a hint)."""
+        if not self.reads_token_choices:
+            return ()
         log = self.collector.last
         call = log.selected_call if log is not None else None
         if call is None:
@@ -328,6 +335,11 @@ class BamlMathModel:
 
     def extract_user_facts(self, known: list[str], message: str) -> UserFactChanges:
         return self._call("ExtractUserFacts", lambda: self._client.ExtractUserFacts(known, message))
+
+
+def token_choices_asked(provider: Provider) -> bool:
+    """Whether the provider's requests ask for token probabilities."""
+    return bool(provider.request_fields.get("logprobs"))
 
 
 def _step_registries(provider: Provider) -> dict[Wanted, ClientRegistry | None]:

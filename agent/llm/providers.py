@@ -162,7 +162,7 @@ def resolve_provider(
     MATH_AGENT_RUNNER_UP says so, as the embedded model is: not every one accepts the fields.
     """
     found = _resolve(base_url, model, api_key, provider)
-    if found.is_local or _env("MATH_AGENT_RUNNER_UP") not in ("1", "on", "yes", "true"):
+    if found.is_local or not token_choices.wanted():
         return found
     return replace(found, request_fields={**found.request_fields, **token_choices.request_fields()})
 

@@ -86,3 +86,17 @@ def test_the_embedded_model_is_asked_for_them_only_when_told(
     assert "logprobs" not in GenerationSettings().request_fields()
     monkeypatch.setenv("MATH_AGENT_RUNNER_UP", "1")
     assert GenerationSettings().request_fields()["logprobs"] is True
+
+
+def test_the_model_reads_token_probabilities_only_where_its_provider_asks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agent.llm.model import BamlMathModel
+
+    monkeypatch.setenv("MATH_AGENT_BASE_URL", "http://127.0.0.1:8080/v1")
+    monkeypatch.delenv("MATH_AGENT_RUNNER_UP", raising=False)
+    model = BamlMathModel.for_provider(resolve_provider())
+    assert not model.reads_token_choices
+    monkeypatch.setenv("MATH_AGENT_RUNNER_UP", "1")
+    model.use_provider(resolve_provider())
+    assert model.reads_token_choices

@@ -105,7 +105,7 @@ class GenerationSettings:
     # opt-in (MATH_AGENT_RUNNER_UP=1) because for this model it did not pay on the `sessions`
     # test part (one more turn right after a pick, offers under a quarter of right answers;
     # docs/experiments.md): it is mostly wrong without hesitating.
-    runner_up: bool = field(default_factory=lambda: _opt_in("MATH_AGENT_RUNNER_UP"))
+    runner_up: bool = field(default_factory=token_choices.wanted)
 
     def request_fields(self) -> dict[str, object]:
         """llama.cpp request fields beyond OpenAI's: reuse the KV cache of the longest prefix
