@@ -14,7 +14,10 @@ The chat is `agent/bench/data/ordinary-chat.json` (20 ordinary messages, not an 
 `--turns N` past its end continues with a generated homework session whose numbers change
 every round. `--against COMMIT` plays the same chat with the code of COMMIT too, checked out
 in a temporary worktree and run on the same environment in the same sitting, and reports
-the ratio of the wall times. Each side runs in a process of its own through
+the ratio of the wall times. `--rounds N` plays every side N times, interleaved (this code, the
+commit, this code, ...), and reports the ratio as the median of the rounds' ratios with their
+range: the same code played twice in one sitting differs by about a tenth, and from where a
+run first decides a near tie differently it can take another path. Each side runs in a process of its own through
 `agent/app/chat_probe.py`, which only uses what every commit since 2026-11-24 has.
 """
 
@@ -146,6 +149,7 @@ class Run:
     label: str
     strategy: str
     startup_seconds: float = 0.0
+    round: int = 1
     turns: list[TurnTiming] = field(default_factory=list)
     error: str | None = None
 
@@ -215,7 +219,12 @@ def from_probe(label: str, strategy: str, record: dict[str, Any]) -> Run:
 
 
 def play(
-    tree: Path, label: str, strategy: str, chat: list[ChatTurn], base_url: str | None = None
+    tree: Path,
+    label: str,
+    strategy: str,
+    chat: list[ChatTurn],
+    base_url: str | None = None,
+    round_number: int = 1,
 ) -> Run:
     """The chat through `tree`'s code, in a process of its own (chat_probe.py)."""
     with tempfile.TemporaryDirectory(prefix="bench-latency-") as scratch:
@@ -224,11 +233,13 @@ def play(
         command = [sys.executable, str(PROBE), "--tree", str(tree), "--messages", str(messages)]
         command += ["--out", str(out), "--strategy", strategy]
         command += ["--base-url", base_url] if base_url else []
-        print(f"{label} ({strategy}):", file=sys.stderr, flush=True)
+        print(f"{label} ({strategy}, round {round_number}):", file=sys.stderr, flush=True)
         done = subprocess.run(command, stderr=None, check=False)
         if done.returncode != 0 or not out.exists():
-            return Run(label, strategy, error=f"the probe exited with {done.returncode}")
+            error = f"the probe exited with {done.returncode}"
+            return Run(label, strategy, round=round_number, error=error)
         run = from_probe(label, strategy, json.loads(out.read_text()))
+    run.round = round_number
     run.turns = judged(run.turns, chat)
     return run
 
@@ -275,6 +286,7 @@ def summary(run: Run) -> dict[str, Any]:
     return {
         "code": run.label,
         "strategy": run.strategy,
+        "round": run.round,
         "error": run.error,
         "total_seconds": round(run.total_seconds, 1),
         "median_seconds_per_turn": run.median_seconds(),
@@ -311,23 +323,47 @@ def _turn_json(turn: TurnTiming) -> dict[str, Any]:
 
 
 def report(runs: list[Run]) -> dict[str, Any]:
-    """Every run; with other checkouts, each strategy's wall-time ratio (this code / each)."""
+    """Every run; with other checkouts, each strategy's wall-time ratio (this code / each):
+    the median over the rounds, and with more than one round their range (`spread`)."""
     out: dict[str, Any] = {"runs": [summary(r) for r in runs]}
     labels = list(dict.fromkeys(r.label for r in runs))
+    rounds = sorted({r.round for r in runs})
     ratios = []
     for other_label in labels[1:]:
-        by_strategy = {}
+        by_strategy: dict[str, float] = {}
+        spread: dict[str, list[float]] = {}
         for strategy in dict.fromkeys(r.strategy for r in runs):
-            mine, other = (
-                next((r for r in runs if r.label == label and r.strategy == strategy), None)
-                for label in (labels[0], other_label)
-            )
-            if mine and other and other.total_seconds and not (mine.error or other.error):
-                by_strategy[strategy] = round(mine.total_seconds / other.total_seconds, 3)
-        ratios.append({"of": labels[0], "to": other_label, "by_strategy": by_strategy})
+            per_round = [
+                ratio
+                for number in rounds
+                if (ratio := _ratio(runs, labels[0], other_label, strategy, number)) is not None
+            ]
+            if per_round:
+                by_strategy[strategy] = round(statistics.median(per_round), 3)
+                spread[strategy] = [min(per_round), max(per_round)]
+        entry: dict[str, Any] = {"of": labels[0], "to": other_label, "by_strategy": by_strategy}
+        if len(rounds) > 1:
+            entry["rounds"] = len(rounds)
+            entry["spread"] = spread
+        ratios.append(entry)
     if ratios:
         out["wall_time_ratios"] = ratios
     return out
+
+
+def _ratio(runs: list[Run], mine: str, other: str, strategy: str, number: int) -> float | None:
+    """This code's wall time over the other's, for one strategy in one round; None when
+    either run is missing or failed."""
+    found = [
+        next((r for r in runs if (r.label, r.strategy, r.round) == key), None)
+        for key in ((mine, strategy, number), (other, strategy, number))
+    ]
+    first, second = found
+    if first is None or second is None or first.error or second.error:
+        return None
+    if not second.total_seconds:
+        return None
+    return round(first.total_seconds / second.total_seconds, 3)
 
 
 def print_report(out: dict[str, Any]) -> None:
@@ -352,7 +388,12 @@ def print_report(out: dict[str, Any]) -> None:
             )
     for ratio in out.get("wall_time_ratios", []):
         for strategy, value in ratio["by_strategy"].items():
-            print(f"{strategy}: {ratio['of']} takes {value:.2f}x the wall time of {ratio['to']}")
+            low, high = ratio.get("spread", {}).get(strategy, (value, value))
+            rounds = ratio.get("rounds", 1)
+            over = f" (median of {rounds} rounds, {low:.2f}-{high:.2f})" if rounds > 1 else ""
+            print(
+                f"{strategy}: {ratio['of']} takes {value:.2f}x the wall time of {ratio['to']}{over}"
+            )
 
 
 def plot(runs: list[Run], path: Path) -> None:
@@ -362,10 +403,12 @@ def plot(runs: list[Run], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     figure, axis = plt.subplots(figsize=(9, 4.5))
+    several = len({r.round for r in runs}) > 1
     for run in runs:
         xs = [t.turn for t in run.turns]
         ys = [t.seconds if t.ok else float("nan") for t in run.turns]
-        axis.plot(xs, ys, marker="o", markersize=3, label=f"{run.label} {run.strategy}")
+        label = f"{run.label} {run.strategy}" + (f" round {run.round}" if several else "")
+        axis.plot(xs, ys, marker="o", markersize=3, label=label)
     axis.set_xlabel("turn")
     axis.set_ylabel("seconds")
     axis.set_title("seconds per turn on the configured model")
@@ -396,6 +439,12 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         help="also play it with COMMIT's code (repeatable)",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="play every side this many times, interleaved; the ratio is their median",
+    )
     parser.add_argument("--base-url", help="an OpenAI-compatible endpoint instead")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--plot", type=Path, metavar="FILE.png")
@@ -413,9 +462,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"Could not check out {commit}: {exc.stderr.strip()}", file=sys.stderr)
                 return 2
             trees.append((other, commit_of(other)))
-        for strategy in strategies:
-            for tree, label in trees:
-                runs.append(play(tree, label, strategy, turns, args.base_url))
+        for number in range(1, max(1, args.rounds) + 1):
+            for strategy in strategies:
+                for tree, label in trees:
+                    runs.append(play(tree, label, strategy, turns, args.base_url, number))
     out = report(runs)
     if args.plot is not None:
         plot(runs, args.plot)

@@ -20,6 +20,7 @@ from agent.app.latency import (
     Run,
     TurnTiming,
     judged,
+    main,
     ordinary_chat,
     report,
     session_turns,
@@ -76,6 +77,24 @@ def test_the_report_gives_fresh_tokens_time_outside_the_model_and_the_ratio() ->
     assert out["wall_time_ratios"] == [
         {"of": "abc1234", "to": "79f2db5", "by_strategy": {"window": round(10 / 119, 3)}}
     ]
+
+
+def test_rounds_give_the_median_ratio_and_its_range() -> None:
+    """`--rounds N`: each round's ratio pairs the runs of that round only."""
+    runs = [
+        Run("abc1234", "window", round=1, turns=[_turn(1, 9, 10, 90)]),
+        Run("79f2db5", "window", round=1, turns=[_turn(1, 10, 10, 90)]),
+        Run("abc1234", "window", round=2, turns=[_turn(1, 12, 10, 90)]),
+        Run("79f2db5", "window", round=2, turns=[_turn(1, 10, 10, 90)]),
+        Run("abc1234", "window", round=3, turns=[_turn(1, 10, 10, 90)]),
+        Run("79f2db5", "window", round=3, error="the probe exited with 1"),
+    ]
+    out = report(runs)
+    assert [r["round"] for r in out["runs"]] == [1, 1, 2, 2, 3, 3]
+    (ratio,) = out["wall_time_ratios"]
+    assert ratio["rounds"] == 3
+    assert ratio["by_strategy"] == {"window": round((0.9 + 1.2) / 2, 3)}  # round 3 failed
+    assert ratio["spread"] == {"window": [0.9, 1.2]}
 
 
 def test_a_call_cut_before_the_server_reported_tokens_is_not_counted_fresh() -> None:
@@ -138,3 +157,13 @@ def test_the_probe_plays_a_chat_through_a_checkouts_runtime(tmp_path: Path) -> N
     assert turn["ok"] and turn["answer"] == "x = -3, x = -2 (#2)"
     assert [c["function"] for c in turn["calls"]] == ["MathChat", "MathChat"]
     assert turn["tools"][0]["tool"] == "solve" and turn["seconds"] >= turn["model_seconds"]
+
+
+def test_rounds_play_every_side_again_in_turn(capsys) -> None:  # type: ignore[no-untyped-def]
+    """`--rounds 2` plays the chat twice through the probe, one round after the other."""
+    replies = [solve("#1"), done("x = 2 - sqrt(3), x = 2 + sqrt(3) (#2)")] * 2
+    with scripted_server(ScriptedModel(replies)) as server:
+        argv = ["--rounds", "2", "--turns", "1", "--strategy", "none", "--json"]
+        assert main([*argv, "--base-url", server.base_url]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [(r["round"], r["right"]) for r in out["runs"]] == [(1, "1/1"), (2, "1/1")]
