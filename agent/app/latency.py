@@ -14,10 +14,10 @@ The chat is `agent/bench/data/ordinary-chat.json` (20 ordinary messages, not an 
 `--turns N` past its end continues with a generated homework session whose numbers change
 every round. `--against COMMIT` plays the same chat with the code of COMMIT too, checked out
 in a temporary worktree and run on the same environment in the same sitting, and reports
-the ratio of the wall times. `--rounds N` plays every side N times, interleaved (this code, the
-commit, this code, ...), and reports the ratio as the median of the rounds' ratios with their
-range: the same code played twice in one sitting differs by about a tenth, and from where a
-run first decides a near tie differently it can take another path. Each side runs in a process of its own through
+the ratio of the wall times. `--rounds N` plays every side N times, interleaved (this code,
+the commit, this code, ...), and reports the median of the rounds' ratios with their range:
+the same code played twice in one sitting differs by about a tenth, and where a run decides a
+near tie the other way it takes another path. Each side runs in a process of its own through
 `agent/app/chat_probe.py`, which only uses what every commit since 2026-11-24 has.
 """
 
@@ -354,11 +354,10 @@ def report(runs: list[Run]) -> dict[str, Any]:
 def _ratio(runs: list[Run], mine: str, other: str, strategy: str, number: int) -> float | None:
     """This code's wall time over the other's, for one strategy in one round; None when
     either run is missing or failed."""
-    found = [
-        next((r for r in runs if (r.label, r.strategy, r.round) == key), None)
-        for key in ((mine, strategy, number), (other, strategy, number))
-    ]
-    first, second = found
+    first, second = (
+        next((r for r in runs if (r.label, r.strategy, r.round) == (label, strategy, number)), None)
+        for label in (mine, other)
+    )
     if first is None or second is None or first.error or second.error:
         return None
     if not second.total_seconds:
