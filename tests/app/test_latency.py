@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from agent.app.chat_probe import StepTimer
 from agent.app.latency import (
     _BASE_TURNS,
@@ -159,7 +161,7 @@ def test_the_probe_plays_a_chat_through_a_checkouts_runtime(tmp_path: Path) -> N
     assert turn["tools"][0]["tool"] == "solve" and turn["seconds"] >= turn["model_seconds"]
 
 
-def test_rounds_play_every_side_again_in_turn(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_rounds_play_every_side_again_in_turn(capsys: pytest.CaptureFixture[str]) -> None:
     """`--rounds 2` plays the chat twice through the probe, one round after the other."""
     replies = [solve("#1"), done("x = 2 - sqrt(3), x = 2 + sqrt(3) (#2)")] * 2
     with scripted_server(ScriptedModel(replies)) as server:
