@@ -10,10 +10,11 @@ events of a stream), so no request of ours is needed to read them. The runner-up
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from agent.llm.switches import switched_on
 
 # How many alternatives per token the endpoint is asked for (`top_logprobs`).
 TOP_ALTERNATIVES = 4
@@ -25,7 +26,7 @@ ENABLED_ENV = "MATH_AGENT_RUNNER_UP"
 
 def wanted() -> bool:
     """Whether MATH_AGENT_RUNNER_UP turns the runner-up on (1/on/yes/true)."""
-    return os.environ.get(ENABLED_ENV, "").strip().lower() in ("1", "on", "yes", "true")
+    return switched_on(ENABLED_ENV)
 
 
 def request_fields() -> dict[str, object]:

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass, field
 
 from agent.llm import token_choices
+from agent.llm.switches import switched_on
 
 
 @dataclass(frozen=True)
@@ -59,11 +60,6 @@ def _default_threads() -> int:
     return max(1, min(os.cpu_count() or 2, 8))
 
 
-def _opt_in(name: str) -> bool:
-    """On only when the variable says 1/on/yes/true (to measure what a setting buys)."""
-    return os.environ.get(name, "").strip().lower() in ("1", "on", "yes", "true")
-
-
 @dataclass(frozen=True)
 class GenerationSettings:
     """Sampling and runtime limits for the embedded model, shared by server and client."""
@@ -94,7 +90,7 @@ class GenerationSettings:
     # because on `math-agent eval --subset ci` it cost this model most of its right answers
     # (7/22 single questions right with it, 21/22 without: it picked wrong tools and wrong
     # task statuses), while free replies almost always parse (0 repair rounds there).
-    constrained_steps: bool = field(default_factory=lambda: _opt_in("MATH_AGENT_CONSTRAINED"))
+    constrained_steps: bool = field(default_factory=lambda: switched_on("MATH_AGENT_CONSTRAINED"))
     # Offered recall in a constrained schema, the 1.5B model called it for any request, over
     # and over (seen on the reference questions), so the schema leaves it out. (Unconstrained,
     # the prompt's generated schema still lists it: BAML renders the whole return union.) The
