@@ -166,10 +166,11 @@ COMBINATIONS = (
     "length",
 )
 # The workspace (`agent.workspace.shown`): each item is shown once, where it enters the chat:
-# the person's new math on lines after their message (never stored: the message stays as
-# typed), a result's id and origin in its tool-result label; what a fold hid is listed after
-# the summaries under a header.
+# the person's new math on lines before their request, which comes last under its label
+# (never stored: the message stays as typed), a result's id and origin in its tool-result
+# label; what a fold hid is listed after the summaries under a header.
 ANNOUNCED = "Workspace: "
+REQUEST_LABEL = "Request: "
 ABOUT_USER = "About the user: "
 HIDDEN_HEADER = "Workspace items of the folded tasks (their ids still work):"
 HIDDEN_COUNT = "({count} older items not shown: recall finds them)"
@@ -181,8 +182,10 @@ PICK_AFTER_RECALL = (
 
 
 def request_of(content: str) -> str:
-    """The person's request in a shown user message (without the workspace lines after it)."""
-    return content.split(f"\n{ANNOUNCED}", 1)[0]
+    """The person's request in a shown user message (without the workspace lines before it)."""
+    if content.startswith(ANNOUNCED) and f"\n{REQUEST_LABEL}" in content:
+        return content.split(f"\n{REQUEST_LABEL}", 1)[1]
+    return content
 
 
 def with_note(answer: str, note: str) -> str:

@@ -66,13 +66,14 @@ def _from_lines(text: str, pointer: Pointer) -> str | None:
 
 
 def _from_task(contents: list[tuple[str, str]], pointer: Pointer) -> str | None:
-    """The id from the task as it happened: the request, then what was announced under it
-    (the person's math) or its tool results in order (until its answer)."""
+    """The id from the task as it happened: what was announced with the request (the
+    person's math) or its tool results in order (until its answer)."""
     for start, (role, content) in enumerate(contents):
         if role != wire.USER or wire.request_of(content) != pointer.question:
             continue
         if pointer.result is None:
-            said = _ID.findall("\n".join(content.splitlines()[1:]))
+            announced = [ln for ln in content.splitlines() if ln.startswith(wire.ANNOUNCED)]
+            said = _ID.findall("\n".join(announced))
             return said[0] if said else None
         results: list[str] = []
         for later_role, later in contents[start + 1 :]:

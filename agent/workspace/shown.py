@@ -3,8 +3,8 @@
 Why: a block of the newest items re-rendered before every request changed the prompt at the
 previous request, so a CPU model re-read the last task and the whole block on every turn
 (about 400 tokens, over ten seconds on two cores). Here what the model is shown of an
-item never changes after it appears: the person's new math is listed under the message
-that wrote it, a result's origin is in its own tool-result line, a note stays in the answer
+item never changes after it appears: the person's new math is listed with the message
+that wrote it, before its words, a result's origin is in its own tool-result line, a note stays in the answer
 that wrote it. The prompt only grows at its end, so the prompt cache serves all of it.
 
 A fold (a strategy that replaces finished tasks by summary lines) hides the messages that
@@ -121,8 +121,12 @@ def wire_answer(message: AssistantMessage) -> ChatMessage:
 def _user(
     message: UserMessage, added: list[Item], workspace: Workspace, positions: dict[int, str]
 ) -> ChatMessage:
-    lines = [message.text]
-    lines += [wire.ANNOUNCED + workspace.line_of(item, positions) for item in added]
+    """The person's message, its new items listed before it: what the model reads last
+    before it replies is the request itself."""
+    if not added:
+        return ChatMessage(role=wire.USER, content=message.text)
+    lines = [wire.ANNOUNCED + workspace.line_of(item, positions) for item in added]
+    lines.append(wire.REQUEST_LABEL + message.text)
     return ChatMessage(role=wire.USER, content="\n".join(lines))
 
 

@@ -42,7 +42,8 @@ def test_an_id_is_found_on_a_folded_line_in_the_task_as_it_happened_or_on_its_it
     assert find_id([_system(LINE)], EQUATION) == "#20"
     happened = [
         _user(
-            f"{SOLVED}\n{wire.ANNOUNCED}#20 equation (you; equations[5]; quadratic): x^2 + 6*x + 5 = 0"
+            f"{wire.ANNOUNCED}#20 equation (you; equations[5]; quadratic): x^2 + 6*x + 5 = 0\n"
+            f"{wire.REQUEST_LABEL}{SOLVED}"
         ),
         _assistant(tool_call("solve", equation="#20")),
         _user("Tool result (solve) #21 roots of #20 (equations[5]): x = -5, x = -1"),

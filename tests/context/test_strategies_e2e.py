@@ -114,7 +114,7 @@ def test_prompt_meter_matches_what_the_server_received() -> None:
         agent.run_turn("solve x^2 + 5*x + 6 = 0")
         working = [m for m in agent.session.working if not isinstance(m, ToolCall)][:1]
     first = server.requests[0]["messages"]
-    # The open request was shown with the workspace line of its new equation.
+    # The open request was shown after the workspace line of its new equation.
     line = build(working).line_of(build(working).items[0], build(working).positions(False))
-    shown = [UserMessage(text=f"{working[0].text}\n{wire.ANNOUNCED}{line}")]
+    shown = [UserMessage(text=f"{wire.ANNOUNCED}{line}\n{wire.REQUEST_LABEL}{working[0].text}")]
     assert meter().exact(shown) == count_messages(first)

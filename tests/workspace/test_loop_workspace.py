@@ -32,13 +32,14 @@ def test_a_call_by_id_runs_on_the_items_math_and_its_result_gets_the_next_id() -
     turn = agent.run_turn("multiply the roots, and square each")
     (_call, result) = turn.tool_runs[0]
     assert result.ok and result.item == "#3" and result.values == ("6", "9", "4")
-    # The person's equation was listed under the message that wrote it, the roots' id and
-    # origin in their tool result; the stored request is as typed.
+    # The person's equation was listed with the message that wrote it (before its words),
+    # the roots' id and origin in their tool result; the stored request is as typed.
     first, result_line = model.seen[2][0].content, model.seen[2][2].content
     assert first == (
-        "solve x^2 + 5x + 6 = 0\n"
-        + wire.ANNOUNCED
-        + "#1 equation (you; equations[1]; quadratic): x^2 + 5*x + 6 = 0"
+        wire.ANNOUNCED
+        + "#1 equation (you; equations[1]; quadratic): x^2 + 5*x + 6 = 0\n"
+        + wire.REQUEST_LABEL
+        + "solve x^2 + 5x + 6 = 0"
     )
     assert result_line == "Tool result (solve) #2 roots of #1 (equations[1]): x = -3, x = -2"
     assert model.seen[2][-1].content == "multiply the roots, and square each"

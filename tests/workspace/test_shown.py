@@ -44,14 +44,15 @@ def test_every_prompt_extends_the_one_before_until_a_fold() -> None:
         assert later[: len(earlier)] == earlier
 
 
-def test_the_persons_new_math_is_listed_under_the_message_that_wrote_it() -> None:
+def test_the_persons_new_math_is_listed_before_the_words_that_wrote_it() -> None:
+    """The request is the last thing the model reads before it replies."""
     conversation = [UserMessage(text="let f(x) = x^3 - 3x and solve x^2 = 4")]
     workspace = build(conversation)
     (shown,) = shown_chat(conversation, conversation, workspace)
     assert shown.content.splitlines() == [
-        "let f(x) = x^3 - 3x and solve x^2 = 4",
         wire.ANNOUNCED + "#1 function f (you; cubic): f(x) = x^3 - 3*x",
         wire.ANNOUNCED + "#2 equation (you; equations[1]; quadratic): x^2 = 4",
+        wire.REQUEST_LABEL + "let f(x) = x^3 - 3x and solve x^2 = 4",
     ]
     assert wire.request_of(shown.content) == conversation[0].text
 
@@ -63,8 +64,8 @@ def test_a_failed_turns_math_is_listed_with_the_next_message() -> None:
     assert agent.run_turn("differentiate g").ok
     first = model.seen[1][0].content
     assert first.splitlines() == [
-        "differentiate g",
         wire.ANNOUNCED + "#1 function g (you; quadratic): g(t) = t^2 + 1",
+        wire.REQUEST_LABEL + "differentiate g",
     ]
 
 
@@ -88,7 +89,10 @@ def test_what_a_fold_hid_is_listed_once_after_the_summaries() -> None:
         wire.HIDDEN_HEADER,
         "#1 function h (you; quadratic): h(t) = 5*t^2",
     ]
-    assert request.content.endswith("#2 equation (you; equations[1]; quadratic): x^2 = 9")
+    assert request.content.splitlines() == [
+        wire.ANNOUNCED + "#2 equation (you; equations[1]; quadratic): x^2 = 9",
+        wire.REQUEST_LABEL + "solve x^2 = 9",
+    ]
 
 
 def test_a_note_stays_in_the_answer_that_wrote_it() -> None:
