@@ -3,9 +3,10 @@
 Why: a block of the newest items re-rendered before every request changed the prompt at the
 previous request, so a CPU model re-read the last task and the whole block on every turn
 (about 400 tokens, over ten seconds on two cores). Here what the model is shown of an
-item never changes after it appears: the person's new math is listed with the message
-that wrote it, before its words, a result's origin is in its own tool-result line, a note stays in the answer
-that wrote it. The prompt only grows at its end, so the prompt cache serves all of it.
+item never changes after it appears: the person's new math is listed in the message that
+wrote it, before its words (so the request is what the model reads last), a result's origin
+is in its own tool-result line, a note stays in the answer that wrote it. The prompt only
+grows at its end, so the prompt cache serves all of it.
 
 A fold (a strategy that replaces finished tasks by summary lines) hides the messages that
 announced items; the items they announced are listed once after the summaries instead
