@@ -181,11 +181,30 @@ PICK_AFTER_RECALL = (
 )
 
 
+def shown_request(request: str, item_lines: Sequence[str]) -> str:
+    """A person's message as the model reads it: the items it added, then the request
+    under its label, read last (the words alone when it added none)."""
+    if not item_lines:
+        return request
+    return "\n".join([*(ANNOUNCED + line for line in item_lines), REQUEST_LABEL + request])
+
+
+def _split_shown(content: str) -> tuple[list[str], str]:
+    """A shown user message's announced lines and its request (`shown_request` read back)."""
+    if content.startswith(ANNOUNCED) and f"\n{REQUEST_LABEL}" in content:
+        announced, request = content.split(f"\n{REQUEST_LABEL}", 1)
+        return announced.splitlines(), request
+    return [], content
+
+
 def request_of(content: str) -> str:
     """The person's request in a shown user message (without the workspace lines before it)."""
-    if content.startswith(ANNOUNCED) and f"\n{REQUEST_LABEL}" in content:
-        return content.split(f"\n{REQUEST_LABEL}", 1)[1]
-    return content
+    return _split_shown(content)[1]
+
+
+def announced_of(content: str) -> list[str]:
+    """The workspace lines a shown user message announced (`Workspace: #N ...`)."""
+    return _split_shown(content)[0]
 
 
 def with_note(answer: str, note: str) -> str:

@@ -72,8 +72,7 @@ def _from_task(contents: list[tuple[str, str]], pointer: Pointer) -> str | None:
         if role != wire.USER or wire.request_of(content) != pointer.question:
             continue
         if pointer.result is None:
-            announced = [ln for ln in content.splitlines() if ln.startswith(wire.ANNOUNCED)]
-            said = _ID.findall("\n".join(announced))
+            said = _ID.findall("\n".join(wire.announced_of(content)))
             return said[0] if said else None
         results: list[str] = []
         for later_role, later in contents[start + 1 :]:

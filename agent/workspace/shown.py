@@ -124,11 +124,8 @@ def _user(
 ) -> ChatMessage:
     """The person's message, its new items listed before it: what the model reads last
     before it replies is the request itself."""
-    if not added:
-        return ChatMessage(role=wire.USER, content=message.text)
-    lines = [wire.ANNOUNCED + workspace.line_of(item, positions) for item in added]
-    lines.append(wire.REQUEST_LABEL + message.text)
-    return ChatMessage(role=wire.USER, content="\n".join(lines))
+    lines = [workspace.line_of(item, positions) for item in added]
+    return ChatMessage(role=wire.USER, content=wire.shown_request(message.text, lines))
 
 
 def _label(item: Item, workspace: Workspace, positions: dict[int, str]) -> str:

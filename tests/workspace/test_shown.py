@@ -55,6 +55,7 @@ def test_the_persons_new_math_is_listed_before_the_words_that_wrote_it() -> None
         wire.REQUEST_LABEL + "let f(x) = x^3 - 3x and solve x^2 = 4",
     ]
     assert wire.request_of(shown.content) == conversation[0].text
+    assert wire.announced_of(shown.content) == shown.content.splitlines()[:2]
 
 
 def test_a_failed_turns_math_is_listed_with_the_next_message() -> None:
