@@ -78,7 +78,7 @@ def _split_integral_sign(text: object) -> tuple[object, str | None, str | None]:
     return body, *(b.strip("{}").strip() if b else None for b in (lower, upper))
 
 
-def _split_differential(text: object, name: str | None) -> tuple[object, str | None]:
+def split_differential(text: object, name: str | None) -> tuple[object, str | None]:
     """``x^2 dx``: drop the trailing ``dx``, which names the variable (the integral sign
     before it is `_split_integral_sign`'s).
 
@@ -215,7 +215,7 @@ def read_integral(
                 f"The integral sign says from {sign_lower} to {sign_upper} but the bounds say "
                 f"from {lower} to {upper}: give the bounds once."
             )
-    expression, differential = _split_differential(expression, read_variable(variable))
+    expression, differential = split_differential(expression, read_variable(variable))
     name = differential
     if (lower is None) != (upper is None):
         raise ToolError(

@@ -19,6 +19,7 @@ from agent.calls.bounds import unsaid_bounds
 from agent.calls.grounding import ungrounded_reason
 from agent.calls.joint_solve import joint_note, joint_system
 from agent.calls.pending import PendingCall
+from agent.calls.person_primes import counted_order
 from agent.calls.pointing import pointed_arguments
 from agent.calls.resolve import ReferenceProblem, resolve_arguments
 from agent.calls.said_once import said_once
@@ -61,6 +62,14 @@ def say_once(call: PendingCall, facts: Facts) -> None:
     order, values given again as points. Stored so, the workspace names the result by what
     ran and the model reads back a clean call."""
     call.rewrite("say_once", said_once(call.tool, call.arguments, facts.workspace), "said once")
+
+
+def count_the_persons_primes(call: PendingCall, facts: Facts) -> None:
+    """A derivative of f with order 2 where the person wrote `f'''` takes the order their
+    primes count (`calls/person_primes`): the model miscounted them. Stored so."""
+    counted = counted_order(call.tool, call.arguments, facts.message, facts.workspace)
+    if counted is not None:
+        call.rewrite("count_the_persons_primes", counted, "the order the primes count")
 
 
 def use_the_math_roots_solve(call: PendingCall, facts: Facts) -> None:
@@ -156,6 +165,7 @@ def guards(fit_variable: bool) -> tuple[Guard, ...]:
     letters = (fit_the_variable, refuse_another_letter) if fit_variable else ()
     return (
         say_once,
+        count_the_persons_primes,
         use_the_math_roots_solve,
         leave_out_unsaid_bounds,
         refuse_a_unit_or_no_unknown,

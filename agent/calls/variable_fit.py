@@ -16,7 +16,7 @@ from typing import Any
 
 from agent.workspace.math_values import math_key
 from agent.workspace.record import Workspace
-from tools.calculus import read_derivative, read_integral
+from tools.calculus import read_derivative, read_integral, split_differential
 from tools.errors import ToolError
 from tools.operators import strip_derivative, strip_integral
 
@@ -27,7 +27,8 @@ _CONSTANTS = frozenset({"e", "E", "I"})
 
 def fitted_variable(tool: str, arguments: dict[str, Any], message: str) -> dict[str, Any] | None:
     """The call's arguments in its math's one letter, when it names a variable that math
-    lacks and the person's message never writes; None when the call stands as it is."""
+    lacks (in its field, or as an integral's trailing differential: `3*w**2 dx`) and the
+    person's message never writes; None when the call stands as it is."""
     if tool not in ("derivative", "integral"):
         return None
     expression = str(arguments.get("expression") or "")
@@ -36,12 +37,18 @@ def fitted_variable(tool: str, arguments: dict[str, Any], message: str) -> dict[
     variable = str(arguments.get("variable") or "").strip() or (
         stripped.variable if stripped is not None else None
     )
+    differential = None
+    if tool == "integral" and stripped is None and not variable:  # `3*w**2 dx`
+        read, differential = split_differential(body, None)
+        body, variable = str(read), differential
     letters = set(LETTER.findall(body)) - _CONSTANTS
     if not variable or len(letters) != 1 or variable in letters:
         return None
     if variable in LETTER.findall(message):  # "with respect to y": taken at its word
         return None
     fixed = {**arguments, "variable": next(iter(letters))}
+    if differential is not None:  # the differential's letter is the wrong one: the math alone
+        fixed["expression"] = body
     if stripped is not None:  # the operator's letter is the wrong one: its math, as fields
         fixed["expression"] = stripped.body
         if tool == "derivative" and stripped.order > 1 and not arguments.get("order"):

@@ -31,6 +31,7 @@ def _facts(conversation: list[Message], runner: Any = run_tool) -> Facts:
 def test_the_guards_run_in_one_written_order() -> None:
     assert [g.__name__ for g in guards(fit_variable=True)] == [
         "say_once",
+        "count_the_persons_primes",
         "use_the_math_roots_solve",
         "leave_out_unsaid_bounds",
         "refuse_a_unit_or_no_unknown",
@@ -42,6 +43,7 @@ def test_the_guards_run_in_one_written_order() -> None:
     # the letter guards are a small model's aid; the rest hold for every model
     assert [g.__name__ for g in guards(fit_variable=False)] == [
         "say_once",
+        "count_the_persons_primes",
         "use_the_math_roots_solve",
         "leave_out_unsaid_bounds",
         "refuse_a_unit_or_no_unknown",

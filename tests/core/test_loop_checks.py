@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from agent.core.loop import Agent, SmallModelAids
 from agent.testing.in_process import InProcessModel
-from agent.testing.replies import derivative, done, evaluate, solve, tool_call
+from agent.testing.replies import derivative, done, evaluate, integral, solve, tool_call
 from tests.core.test_loop import make_agent
 
 
@@ -125,6 +125,19 @@ def test_a_calculus_call_in_a_letter_its_math_lacks_runs_in_the_math_s_letter() 
     agent = make_agent(model, aids=SmallModelAids(fit_variable=True))
     ((_call, ran),) = agent.run_turn("differentiate p^2 with respect to r").tool_runs
     assert ran.values == ("0",)
+
+
+def test_an_integral_whose_differential_names_a_letter_its_math_lacks_runs_in_the_math_s() -> None:
+    # `3*w**2 dx` from -1 to 1 is 6*w**2 in x: a wrong answer with no error.
+    model = InProcessModel([integral("3*w**2 dx", "-1", "1"), done("2")])
+    agent = make_agent(model, aids=SmallModelAids(fit_variable=True))
+    ((_call, ran),) = agent.run_turn("also, integrate 3w^2 from -1 to 1").tool_runs
+    assert ran.ok and ran.values == ("2",)
+    # The differential's letter in the math, or written by the person, is taken as it is.
+    model = InProcessModel([integral("3*w**2 dx", "-1", "1"), done("6w^2")])
+    agent = make_agent(model, aids=SmallModelAids(fit_variable=True))
+    ((_call, ran),) = agent.run_turn("integrate 3w^2 dx for x from -1 to 1").tool_runs
+    assert ran.values == ("6*w**2",)
 
 
 def test_an_answer_to_new_math_that_no_tool_worked_on_is_sent_back_once() -> None:
