@@ -2,7 +2,9 @@
 chromedriver (Selenium), against a real `math-agent serve` and the scripted model. It types
 the seed's three questions, waits for the streamed answers, finds the roots, the derivative
 and the squares as rendered MathML, clicks a workspace id into the input, reloads and finds
-the session again; any console error fails it. It saves docs/service-page.png."""
+the session again; any console error fails it. It saves a screenshot: docs/service-page.png
+when MATH_AGENT_SCREENSHOT=1 (to refresh the docs' picture), else beside its logs, so a test
+run leaves the checkout as it found it."""
 
 from __future__ import annotations
 
@@ -115,7 +117,8 @@ def test_the_page_answers_the_seed_questions_with_rendered_math(browser, tmp_pat
             box.send_keys("square each of ")
             chips[1].click()
             assert box.get_attribute("value") == "square each of #2"
-            browser.save_screenshot(str(SCREENSHOT))
+            keep = os.environ.get("MATH_AGENT_SCREENSHOT") == "1"
+            browser.save_screenshot(str(SCREENSHOT if keep else tmp_path / SCREENSHOT.name))
 
             # Reload: the session is found again, with its answers as math.
             session = browser.execute_script("return location.hash")
