@@ -13,12 +13,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agent.calls.said_once import FUNCTION_ALONE
 from agent.workspace.record import Workspace
 
 # A function's name with two or more primes in a message: `f'''`, `h''(t)`.
 _PRIMED = re.compile(r"(?<![\w'])(?P<name>[^\W\d]\w*)(?P<primes>'{2,})")
-# A call's expression naming a function alone: `f`, `f(x)`.
-_NAMED = re.compile(r"\s*(?P<name>[^\W\d]\w*)\s*(?:\(\s*[^\W\d]\w*\s*\))?\s*")
 
 
 def counted_order(
@@ -41,7 +40,7 @@ def _function_named(expression: str, workspace: Workspace) -> str | None:
     """The name of the function the expression is, alone (`f`, `f(x)`, or its id)."""
     if (item := workspace.cited_alone(expression)) is not None:
         return item.name
-    match = _NAMED.fullmatch(expression)
-    if match is None or match["name"] not in workspace.named:
+    match = FUNCTION_ALONE.fullmatch(expression)
+    if match is None or match["primes"] or match["name"] not in workspace.named:
         return None
     return match["name"]

@@ -29,8 +29,8 @@ from tools.errors import ToolError
 from tools.operators import strip_integral
 from tools.parsing import parse_expression, split_top_level
 
-# A function's name with primes, alone: `f'''`, `h''(t)`.
-_PRIMED = re.compile(r"\s*(?P<name>[^\W\d]\w*)(?P<primes>'+)\s*(?:\(\s*[^\W\d]\w*\s*\))?\s*")
+# A function's name alone, with its primes if any: `f`, `f(x)`, `f'''`, `h''(t)`.
+FUNCTION_ALONE = re.compile(r"\s*(?P<name>[^\W\d]\w*)(?P<primes>'*)\s*(?:\(\s*[^\W\d]\w*\s*\))?\s*")
 
 # A function's name applied: `q(-3)`, `f'(#2)`.
 _APPLIED = re.compile(r"\s*(?P<name>[^\W\d]\w*)(?P<primes>'*)\s*\((?P<args>.*)\)\s*", re.S)
@@ -118,8 +118,8 @@ def bounds_in_fields(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
 def _primes_as_order(arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
     """A derivative call on `f'''` with no order or order 3 asks for f''' once, not the
     third derivative of f''' (the primes and the order say the same): f with order 3."""
-    match = _PRIMED.fullmatch(str(arguments.get("expression") or ""))
-    if match is None or match["name"] not in workspace.named:
+    match = FUNCTION_ALONE.fullmatch(str(arguments.get("expression") or ""))
+    if match is None or not match["primes"] or match["name"] not in workspace.named:
         return arguments
     primes = len(match["primes"])
     if arguments.get("order") not in (None, primes):
