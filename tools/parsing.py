@@ -59,6 +59,7 @@ import sympy as sp
 from tools import limits
 from tools.bounds import check_power
 from tools.errors import LimitError, ParseError
+from tools.latex import plain_math
 from tools.operators import read_leibniz
 from tools.tokens import (
     Token,
@@ -367,7 +368,7 @@ def _check_text(text: object, what: str) -> str:
         raise LimitError(problem)
     if not text.strip():
         raise ParseError(f"{what} is empty: give some math to work with.")
-    return text
+    return plain_math(text)  # LaTeX (`\\frac{1}{x}`, `e^{2x}`) read as the notation below
 
 
 def parse(text: str, keep_whole: Iterable[str] = (), what: str = "The input") -> Parsed:
