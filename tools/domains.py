@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from tools.errors import ParseError, ToolError
-from tools.formatting import approximate, with_decimal
+from tools.formatting import approximate, decimal, with_decimal
 from tools.inputs import keep, names_of, read_variable
 from tools.parsing import parse_expression, parse_name, split_top_level
 from tools.result import ToolResult
@@ -35,6 +35,8 @@ from tools.vocabulary import CONSTANTS
 MAX_LISTED = 50
 #: Most dropped roots named in the text.
 MAX_DROPPED_SHOWN = 10
+# A left-out root longer than this (in SymPy's text) is shown by its decimal alone.
+MAX_DROPPED_EXACT_CHARS = 40
 
 _WORDS: dict[str, tuple[sp.Expr, sp.Expr, bool, bool]] = {
     "real": (-sp.oo, sp.oo, True, True),
@@ -320,7 +322,7 @@ def _restrict(result: ToolResult, var: sp.Symbol, domain: Domain) -> ToolResult:
         shown = _shown_root(var, root)
         if inside is False:
             real = not root.is_number or is_real_number(root)
-            (outside if real else complex_).append(shown)
+            (outside if real else complex_).append(_dropped_root(var, root, shown))
             continue
         kept_values.append(root)
         kept.append(shown if inside else f"{shown} (if {domain.label(sp.sstr(root))})")
@@ -351,6 +353,16 @@ def _shown_root(var: sp.Symbol, root: sp.Expr) -> str:
     if isinstance(root, sp.Float):
         return f"{var} ≈ {float(root):.10g}"
     return root_text(var, root)
+
+
+def _dropped_root(var: sp.Symbol, root: sp.Expr, shown: str) -> str:
+    """A root the domain leaves out, by its decimal alone when its exact form is long: the
+    person asked for the others (a cubic's two complex roots in radicals are three lines)."""
+    exact_text = sp.sstr(root)
+    approx = decimal(root) if root.is_number else None
+    if len(exact_text) > MAX_DROPPED_EXACT_CHARS and approx is not None:
+        return f"{var} ≈ {approx}"
+    return shown
 
 
 def _listing(items: list[str]) -> str:
