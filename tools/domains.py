@@ -36,6 +36,7 @@ from tools.inequalities import (
 )
 from tools.inputs import keep, names_of, read_variable
 from tools.intervals import bounds_text
+from tools.latex import plain_math
 from tools.parsing import parse_expression, parse_name, split_top_level
 from tools.result import ToolResult
 from tools.solving import TOOL, is_real_number, read_equation, root_text, solve_equation
@@ -274,6 +275,10 @@ def solve_in_domain(
 ) -> ToolResult:
     """``solve`` with its roots restricted to ``domain``; no domain is plain ``solve``. An
     inequality is solved as one (`tools.inequalities`), its set cut to the domain."""
+    if isinstance(equation, str):  # `x \leq 2` is an inequality before it is cut at `≤`
+        equation = plain_math(equation)
+    if isinstance(domain, str):
+        domain = plain_math(domain)
     inequality = is_inequality(equation)
     if domain is None:
         return (solve_inequality if inequality else solve_equation)(equation, variable)

@@ -109,3 +109,8 @@ def test_leibniz_written_as_a_fraction_stays_an_operation() -> None:
 def test_a_tool_reads_latex_a_model_copied_into_its_call() -> None:
     assert str(api.derivative(r"\frac{x^2 - 1}{x + 1}")) == str(api.derivative("(x^2 - 1)/(x + 1)"))
     assert api.evaluate("\frac{1}{2} + 3", at=[]).value == sp.Rational(7, 2)  # `\f`: JSON's
+
+
+def test_an_inequality_in_latex_is_solved_as_one() -> None:
+    assert api.solve(r"x^{2} - 4 \geq 0").text.startswith("x <= -2 or x >= 2")
+    assert api.solve(r"x^2 = 4", domain=r"x \geq 0").value == [2]
