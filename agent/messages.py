@@ -25,6 +25,7 @@ from pydantic import AfterValidator, BaseModel, Field, TypeAdapter
 
 from agent import wire
 from baml_client.types import ChatMessage
+from tools.latex import plain_latex
 
 TaskStatusName = Literal["COMPLETED", "PROCESSING"]
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -76,16 +77,29 @@ class _Base(BaseModel):
 
 class UserMessage(_Base):
     kind: Literal["user"] = "user"
+    # What the agent reads: the message with its LaTeX written as plain math (`\frac{1}{x}`
+    # as `1/x`), so that capture, the checks of a call and the model read one notation.
     text: Text
+    # The message as the person typed it, where that differs from `text`.
+    typed: Text | None = None
+
+    @classmethod
+    def from_person(cls, typed: str) -> UserMessage:
+        text = plain_latex(typed)
+        return cls(text=text, typed=typed if text != typed else None)
+
+    @property
+    def as_typed(self) -> str:
+        return self.typed if self.typed is not None else self.text
 
     def to_chat(self) -> ChatMessage:
         return ChatMessage(role=wire.USER, content=self.text)
 
     def terminal_row(self) -> tuple[str, str]:
-        return "user", self.text
+        return "user", self.as_typed
 
     def markdown(self, stamp: str) -> list[str]:
-        return [f"## You ({stamp})", "", self.text, ""]
+        return [f"## You ({stamp})", "", self.as_typed, ""]
 
     def fact_texts(self) -> list[str]:
         return [self.text]

@@ -84,3 +84,21 @@ def test_transcript_round_trip_with_records() -> None:
     transcript.append(ErrorRecord(text="The model endpoint failed (HTTP 500); try again."))
     restored = ENTRIES_ADAPTER.validate_json(ENTRIES_ADAPTER.dump_json(list(transcript.entries)))
     assert tuple(restored) == transcript.entries
+
+
+def test_a_persons_latex_is_read_plainly_and_kept_as_typed() -> None:
+    typed = r"Let h(x) = \frac{x^2 - 1}{x + 1}"
+    message = UserMessage.from_person(typed)
+    assert message.text == "Let h(x) = (x^2 - 1)/(x + 1)"  # what capture and the model read
+    assert message.as_typed == typed and message.terminal_row() == ("user", typed)
+    assert typed in message.markdown("12:00")
+    assert MESSAGES_ADAPTER.validate_json(MESSAGES_ADAPTER.dump_json([message])) == [message]
+    plain = UserMessage.from_person("solve x^2 - 4 = 0 (cost: $5)")
+    assert plain.typed is None and plain.as_typed == plain.text
+
+
+def test_the_page_shows_the_persons_message_as_typed() -> None:
+    from agent.service.views import entry_json
+
+    typed = r"integrate \sqrt{x} from 0 to 4"
+    assert entry_json(UserMessage.from_person(typed))["text"] == typed

@@ -1,5 +1,6 @@
-"""SymPy tools the math agent calls: solve (optionally on a domain), derivative, evaluate,
-integral, solve_system, extrema, tangent, transform (simplify/factor/expand), limit, series.
+"""SymPy tools the math agent calls: solve (an equation or an inequality, optionally on a
+domain), derivative, evaluate, integral, solve_system, extrema, tangent, transform
+(simplify/factor/expand), limit, series.
 
 Every call returns a :class:`ToolResult` and never raises for bad math: the text is parsed by
 a whitelisting parser (no ``eval``, see ``tools.parsing``) and the SymPy work runs in a worker

@@ -35,6 +35,8 @@ def solve(
 
     ``domain`` ("real", "positive", "nonnegative", "t >= 0", "0 <= x <= 5", "[0, 5]",
     "(0, oo)") keeps only the roots in it; None keeps today's answer (complex roots included).
+    An inequality (``x^2 - 4 > 0``, ``|x - 1| < 3``, ``-1 < 2x + 3 <= 7``) gives the set of
+    real x where it holds (an ``Interval``/``Union``), cut to the domain when there is one.
     """
     kwargs: dict[str, Any] = {"equation": equation, "variable": variable}
     if domain is not None:

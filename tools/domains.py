@@ -6,8 +6,8 @@ the other roots. A domain is one interval of the real line, written as a word (`
 ``"positive"``, ``"nonnegative"``, ``"negative"``, ``"nonpositive"``), an inequality on the
 variable (``"t >= 0"``, ``"0 <= x <= 5"``, ``"x > 0 and x < 5"``), or an interval
 (``"[0, 5]"``, ``"(0, oo)"``, ``"x in [0, 2*pi)"``). The tokenizer refuses ``<`` and ``>``, so
-the text is cut at its relations here and every side is read by the project parser; nothing
-is evaluated.
+the text is cut at its relations (`tools.inequalities`) and every side is read by the project
+parser; nothing is evaluated. An inequality to solve goes to `tools.inequalities`.
 
 Roots outside the domain are dropped and named; complex roots are never in a domain; roots
 with parameters (``1/a``) are kept with their condition. A general solution (``2*pi*n``) is
@@ -23,8 +23,20 @@ from dataclasses import dataclass
 import sympy as sp
 
 from tools.errors import ParseError, ToolError
-from tools.formatting import approximate, with_decimal
+from tools.formatting import approximate, decimal, with_decimal
+from tools.inequalities import (
+    GREATER,
+    LESS,
+    RELATION,
+    inequality_domain,
+    is_inequality,
+    misplaced_inequality,
+    read_inequality,
+    solve_inequality,
+)
 from tools.inputs import keep, names_of, read_variable
+from tools.intervals import bounds_text
+from tools.latex import plain_math
 from tools.parsing import parse_expression, parse_name, split_top_level
 from tools.result import ToolResult
 from tools.solving import TOOL, is_real_number, read_equation, root_text, solve_equation
@@ -35,6 +47,8 @@ from tools.vocabulary import CONSTANTS
 MAX_LISTED = 50
 #: Most dropped roots named in the text.
 MAX_DROPPED_SHOWN = 10
+# A left-out root longer than this (in SymPy's text) is shown by its decimal alone.
+MAX_DROPPED_EXACT_CHARS = 40
 
 _WORDS: dict[str, tuple[sp.Expr, sp.Expr, bool, bool]] = {
     "real": (-sp.oo, sp.oo, True, True),
@@ -44,9 +58,6 @@ _WORDS: dict[str, tuple[sp.Expr, sp.Expr, bool, bool]] = {
     "nonnegative": (sp.S.Zero, sp.oo, False, True),
     "nonpositive": (-sp.oo, sp.S.Zero, True, False),
 }
-RELATION = re.compile(r"(<=|>=|=<|=>|≤|≥|<|>)")
-_LESS = {"<": True, "<=": False, "=<": False, "≤": False}
-_GREATER = {">": True, ">=": False, "=>": False, "≥": False}
 # Conditions joined: "x > 0 and x < 5", "x > 0, x < 5".
 _AND = re.compile(r"(?i)\s+and\s+|&&?|,")
 _MEMBER = re.compile(r"(?s)\s*(?P<name>[^\W\d]\w*)\s*(?:\bin\b|∈)\s*(?P<interval>.*)")
@@ -76,16 +87,7 @@ class Domain:
 
     def label(self, subject: object) -> str:
         """The domain as a condition on ``subject``: ``t >= 0``, ``0 < x <= 5``, ``real x``."""
-        low, high = self.lower != -sp.oo, self.upper != sp.oo
-        below = "<" if self.left_open else "<="
-        above = "<" if self.right_open else "<="
-        if low and high:
-            return f"{sp.sstr(self.lower)} {below} {subject} {above} {sp.sstr(self.upper)}"
-        if low:
-            return f"{subject} {'>' if self.left_open else '>='} {sp.sstr(self.lower)}"
-        if high:
-            return f"{subject} {above} {sp.sstr(self.upper)}"
-        return f"real {subject}"
+        return bounds_text(self.lower, self.upper, self.left_open, self.right_open, subject)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -162,7 +164,7 @@ def _inequality(text: str, name: str | None, whole: str) -> Domain:
         raise ParseError(f"Could not read the domain '{_shown(whole)}': {_HELP}.")
     if len(sides) == 3:
         first, second = relations
-        same = {first, second} <= set(_LESS) or {first, second} <= set(_GREATER)
+        same = {first, second} <= set(LESS) or {first, second} <= set(GREATER)
         if same and not _is_variable(sides[1], name):
             _refuse_another_variable(sides[1:2], name, whole)
         if not same or not _is_variable(sides[1], name):
@@ -173,15 +175,15 @@ def _inequality(text: str, name: str | None, whole: str) -> Domain:
             )
         var = _variable(sides[1], name)
         a, b = _bound(sides[0], var, whole), _bound(sides[2], var, whole)
-        if first in _LESS:
-            return _checked(Domain(a, b, _LESS[first], _LESS[second], var), whole)
-        return _checked(Domain(b, a, _GREATER[second], _GREATER[first], var), whole)
+        if first in LESS:
+            return _checked(Domain(a, b, LESS[first], LESS[second], var), whole)
+        return _checked(Domain(b, a, GREATER[second], GREATER[first], var), whole)
     left, right = sides
     (relation,) = relations
     if _is_variable(left, name):
-        var, bound, less = _variable(left, name), right, relation in _LESS
+        var, bound, less = _variable(left, name), right, relation in LESS
     elif _is_variable(right, name):
-        var, bound, less = _variable(right, name), left, relation in _GREATER
+        var, bound, less = _variable(right, name), left, relation in GREATER
     else:
         _refuse_another_variable(sides, name, whole)
         raise ParseError(
@@ -189,7 +191,7 @@ def _inequality(text: str, name: str | None, whole: str) -> Domain:
             "'t >= 0'."
         )
     value = _bound(bound, var, whole)
-    strict = _LESS.get(relation, _GREATER.get(relation, False))
+    strict = LESS.get(relation, GREATER.get(relation, False))
     if less:
         return _checked(Domain(-sp.oo, value, True, strict, var), whole)
     return _checked(Domain(value, sp.oo, strict, True, var), whole)
@@ -271,25 +273,43 @@ def _intersect(domains: list[Domain], whole: str) -> Domain:
 def solve_in_domain(
     equation: str, variable: str | None = None, domain: object = None
 ) -> ToolResult:
-    """``solve`` with its roots restricted to ``domain``; no domain is plain ``solve``."""
+    """``solve`` with its roots restricted to ``domain``; no domain is plain ``solve``. An
+    inequality is solved as one (`tools.inequalities`), its set cut to the domain."""
+    if isinstance(equation, str):  # `x \leq 2` is an inequality before it is cut at `≤`
+        equation = plain_math(equation)
+    if isinstance(domain, str):
+        domain = plain_math(domain)
+    inequality = is_inequality(equation)
     if domain is None:
-        return solve_equation(equation, variable)
+        return (solve_inequality if inequality else solve_equation)(equation, variable)
     name = read_variable(variable)
-    where = read_domain(domain, name)
+    try:
+        where = read_domain(domain, name)
+    except ParseError:
+        if inequality and is_inequality(domain):  # a second inequality: both must hold
+            var = read_inequality(equation, name).var
+            return solve_inequality(equation, name, *inequality_domain(str(domain), var))
+        if not inequality and misplaced_inequality(equation, domain, name):
+            return solve_inequality(str(domain), name)
+        raise
+    read, what = (read_inequality, "inequality") if inequality else (read_equation, "equation")
     if name is None and where.name is not None:
-        free = read_equation(equation, where.name).free
+        free = read(equation, where.name).free
         if free and sp.Symbol(where.name) not in free:
             raise ToolError(
-                f"The domain '{_shown(domain)}' is about {where.name}, but the equation's "
+                f"The domain '{_shown(domain)}' is about {where.name}, but the {what}'s "
                 f"variables are {names_of(free)}: write the domain for the unknown."
             )
         name = where.name
-    var = read_equation(equation, name).var
+    var = read(equation, name).var
     if var is not None and where.name is not None and where.name != var.name:
         raise ToolError(
-            f"The domain '{_shown(domain)}' is about {where.name}, but the equation is solved "
+            f"The domain '{_shown(domain)}' is about {where.name}, but the {what} is solved "
             f"for {var}: write the domain for {var}."
         )
+    if inequality:
+        label = where.label(var) if var is not None else ""
+        return solve_inequality(equation, name, where.interval, label)
     result = solve_equation(equation, name)
     if not result.ok or var is None:
         return result
@@ -320,7 +340,7 @@ def _restrict(result: ToolResult, var: sp.Symbol, domain: Domain) -> ToolResult:
         shown = _shown_root(var, root)
         if inside is False:
             real = not root.is_number or is_real_number(root)
-            (outside if real else complex_).append(shown)
+            (outside if real else complex_).append(_dropped_root(var, root, shown))
             continue
         kept_values.append(root)
         kept.append(shown if inside else f"{shown} (if {domain.label(sp.sstr(root))})")
@@ -351,6 +371,16 @@ def _shown_root(var: sp.Symbol, root: sp.Expr) -> str:
     if isinstance(root, sp.Float):
         return f"{var} ≈ {float(root):.10g}"
     return root_text(var, root)
+
+
+def _dropped_root(var: sp.Symbol, root: sp.Expr, shown: str) -> str:
+    """A root the domain leaves out, by its decimal alone when its exact form is long: the
+    person asked for the others (a cubic's two complex roots in radicals are three lines)."""
+    exact_text = sp.sstr(root)
+    approx = decimal(root) if root.is_number else None
+    if len(exact_text) > MAX_DROPPED_EXACT_CHARS and approx is not None:
+        return f"{var} ≈ {approx}"
+    return shown
 
 
 def _listing(items: list[str]) -> str:

@@ -7,8 +7,8 @@ superscript digits); any other character is rejected with its position. A small
 recursive-descent parser then builds the expression by calling SymPy constructors directly
 (``Add``, ``Mul``, ``Pow``, ``sin``...). No string is ever executed, so there is nothing to
 escape from: ``__import__('os')`` fails at the ``_``, ``x.real`` at the ``.``, ``lambda: 1`` at
-the ``:``, quotes, ``[``, ``{``, ``;`` and ``\\`` are unexpected characters, and Python keywords
-(``import``, ``for``...) are refused as words.
+the ``:``, quotes, ``[``, ``;`` are unexpected characters, Python keywords are refused as words.
+LaTeX is read as this notation first (`tools.latex`: ``\\frac{1}{2x}`` is ``1/(2x)``).
 
 How text is read (documented choices):
 
@@ -31,10 +31,9 @@ How text is read (documented choices):
   product); ``sin^2 x`` / ``sin² x`` mean ``sin(x)^2``; ``ln`` and ``log`` are natural logs,
   ``log(x, b)`` has base ``b``, ``log10``/``log2`` exist. ``gamma`` is the gamma function only
   when followed by ``(``; otherwise it is the Greek letter.
-* Names: a word that is a known function, constant or Greek letter (``theta``, ``alpha``...)
-  stays whole. Any other word is split into single letters, as SymPy's implicit-multiplication
-  transform does: ``xy = x*y``, ``2xsinx = 2*x*sin(x)``; trailing digits stay with the last
-  letter (``x1``, ``t0`` are names) and ``x_1``, ``v_max`` (with an underscore) are whole names.
+* Names: a known function, constant or Greek letter (``theta``) stays whole; any other word is
+  split into letters, as SymPy's implicit multiplication does (``xy = x*y``, ``2xsinx =
+  2*x*sin(x)``); ``x1``, ``t0``, ``x_1``, ``v_max`` are whole names.
   Words passed in ``keep_whole`` (e.g. the variable the user named, ``rate``) are never split.
   ``f(x)`` inside an expression is ``f*x``; an unknown word of three or more letters directly
   followed by ``(`` is reported as an unknown function instead of being split.
@@ -59,6 +58,7 @@ import sympy as sp
 from tools import limits
 from tools.bounds import check_power
 from tools.errors import LimitError, ParseError
+from tools.latex import plain_math
 from tools.operators import read_leibniz
 from tools.tokens import (
     Token,
@@ -367,7 +367,7 @@ def _check_text(text: object, what: str) -> str:
         raise LimitError(problem)
     if not text.strip():
         raise ParseError(f"{what} is empty: give some math to work with.")
-    return text
+    return plain_math(text)  # LaTeX (`\\frac{1}{x}`, `e^{2x}`) read as the notation below
 
 
 def parse(text: str, keep_whole: Iterable[str] = (), what: str = "The input") -> Parsed:

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from tools.domains import RELATION
 from tools.errors import ParseError, ToolError
 from tools.formatting import approximate, with_decimal
+from tools.inequalities import RELATION
 from tools.inputs import names_of, read_variable, short
 from tools.parsing import parse, parse_expression, split_top_level
 from tools.result import ToolResult

@@ -234,11 +234,11 @@ _WHY_REJECTED = {
     "]": "use round brackets ( ) for grouping",
     "{": "use round brackets ( ) for grouping",
     "}": "use round brackets ( ) for grouping",
-    "<": "inequalities are not supported; use an equation with '='",
-    ">": "inequalities are not supported; use an equation with '='",
-    "≤": "inequalities are not supported; use an equation with '='",
-    "≥": "inequalities are not supported; use an equation with '='",
-    "≠": "inequalities are not supported; use an equation with '='",
+    "<": "only solve reads inequalities",
+    ">": "only solve reads inequalities",
+    "≤": "only solve reads inequalities",
+    "≥": "only solve reads inequalities",
+    "≠": "'≠' is not read; solve the equation with '=' and leave its roots out",
 }
 
 _NUMBER_RE = re.compile(r"(?P<mant>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE](?P<exp>[+-]?[0-9]+))?")

@@ -40,6 +40,8 @@ MATH_FIELDS = {
 }
 # Tools whose math is an equation: `#1` alone there is the equation as it is.
 EQUATION_TOOLS = ("solve", "solve_system")
+# What an id alone in such a tool stands for as written: an equation, an inequality.
+_SOLVED_AS_WRITTEN = ("equation", "inequality")
 _AGGREGATE = re.compile(rf"\b({'|'.join(wire.COMBINATIONS)})\s*\(\s*#(\d+)\s*\)", re.IGNORECASE)
 _INDEXED = re.compile(r"#(\d+)\s*\[\s*(-?\d+)\s*\]")
 _ID = re.compile(r"#(\d+)")
@@ -87,8 +89,24 @@ def _not_a_point(item: Item) -> None:
         )
 
 
+def _not_a_set(item: Item) -> None:
+    """An inequality and the set where it holds are conditions on a letter, not values."""
+    if item.kind == "solution set":
+        raise ReferenceProblem(
+            f"{item.id} is a solution set ({item.shown}), a part of the number line and not a "
+            "list of values: it has no sum, mean, single value or point to compute with, so "
+            "quote it as it is."
+        )
+    if item.kind == "inequality":
+        raise ReferenceProblem(
+            f"{item.id} is the inequality {item.shown}, not an expression or values: solve it "
+            f'with "tool": "solve", "equation": "{item.id}".'
+        )
+
+
 def _expression_of(item: Item) -> str:
     """An item as one expression: an equation `lhs = rhs` as `lhs - (rhs)`."""
+    _not_a_set(item)
     _not_a_point(item)
     if item.kind == "equation":
         lhs, _, rhs = item.body.partition(" = ")
@@ -115,6 +133,7 @@ def _values(item: Item, workspace: Workspace, combination: str = "") -> list[str
     expression stands for its roots (`mean(#1)` after #1 was solved). `combination`: the
     aggregate asked; `max`/`min` of a function or expression is refused, since its greatest
     value is a question of its own (the extrema tool's)."""
+    _not_a_set(item)
     _not_a_point(item)
     if item.values:
         return list(item.values)
@@ -196,6 +215,7 @@ def _call_args(text: str, start: int) -> tuple[list[str], int] | None:
 
 def _function_value(item: Item, primes: int, args: list[str] | None) -> str:
     """`h`, `h'`, `h(3)`, `h''(t)` as plain math; a labelled equation `Q` as `lhs - rhs`."""
+    _not_a_set(item)
     body = parse_expression(_expression_of(item) if item.kind == "equation" else item.body)
     params = [sp.Symbol(p) for p in item.params]
     if not params and primes and len(body.free_symbols) == 1:
@@ -297,7 +317,7 @@ def resolve_math(
     if restated is not None:
         return [restated]
     labelled = workspace.named.get(text.strip())
-    if equation and labelled is not None and labelled.kind == "equation":
+    if equation and labelled is not None and labelled.kind in _SOLVED_AS_WRITTEN:
         return [labelled.body]  # `Q` alone in solve: the equation the person labelled Q
     text = _AGGREGATE.sub(
         lambda m: _aggregate(m.group(1), _item(workspace, int(m.group(2))), workspace), text
@@ -332,8 +352,8 @@ def _single(
 ) -> str:
     item = _item(workspace, number)
     whole = text.strip() == match.group(0)
-    if equation and whole and item.kind == "equation":
-        return item.body  # `#1` alone in solve: the equation as it is
+    if equation and whole and item.kind in _SOLVED_AS_WRITTEN:
+        return item.body  # `#1` alone in solve: the equation (or inequality) as it is
     if item.kind == "function":
         return _function_value(item, 0, None)
     return _wrap(_expression_of(item))

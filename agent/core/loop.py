@@ -26,7 +26,6 @@ from agent.core.grounding import (
     repeats_tool_error,
     unverified_numbers,
 )
-from agent.core.plain_math import plain_math
 from agent.core.recall import recall
 from agent.core.session import Session
 from agent.core.tool_calls import run_tool
@@ -47,6 +46,7 @@ from agent.workspace.building import build
 from agent.workspace.record import Workspace
 from agent.workspace.shown import shown_chat
 from baml_client.types import ChatMessage, MessageToUser
+from tools.latex import plain_math
 
 DEFAULT_MAX_TOOL_STEPS = 8
 # Chat math is short and each tool reads at most 2,000 characters; a pasted megabyte would be
@@ -200,7 +200,7 @@ class Agent:
         turn = self.model.ledger.begin_turn()
         calls_before = self.model.ledger.count()
         start_length = len(self.session.working)
-        user = UserMessage(text=text)
+        user = UserMessage.from_person(text)
         self.session.append(user)
         result = TurnResult(reply=None)
         try:

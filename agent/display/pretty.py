@@ -11,7 +11,7 @@ becomes `√` (`√2`, `√(x + 1)`), `pi` `π`, `oo` `∞`, `>=` `<=` `!=` `≥
 `−`, and `*` is dropped between a number and a letter (`3x`) and is `·` elsewhere. Fractions
 stay `a/b`. Prose (its hyphens: "second-to-last", "x-axis"), ids (`#3`, `#2[1]`), function
 names and decimals are kept. Markdown bold (`**Answer:**`) loses its asterisks. LaTeX is first
-made plain by `agent.core.plain_math`, so `\\(`, `\\[` and `\\frac` never reach the screen.
+made plain by `tools.latex`, so `\\(`, `\\[` and `\\frac` never reach the screen.
 
 Why hand-written: SymPy's `pretty(..., use_unicode=True)` draws a 2-D picture over several
 lines (the exponent on the line above), needs each math span cut out of the prose and parsed
@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent.core.plain_math import plain_math
+from tools.latex import plain_math
 from tools.vocabulary import FUNCTIONS
 
 _SUPERSCRIPT = str.maketrans("0123456789-−", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁻")

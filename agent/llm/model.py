@@ -47,6 +47,11 @@ T = TypeVar("T")
 # The ledger's name for a MathChat call that re-asks after a reply that did not parse: the
 # count of these is the share of replies that failed to parse (`math-agent eval`, /tokens).
 REPAIR_FUNCTION = "MathChat repair"
+# A MathChat client per kind of reply wanted and per round: (wanted, True) is the repair round.
+StepKind = tuple[Wanted, bool]
+STEP_KINDS: tuple[StepKind, ...] = tuple(
+    (wanted, repair) for wanted in WANTED_KINDS for repair in (False, True)
+)
 
 # A math tool call, run by `agent.core.tool_calls` with SymPy.
 ToolStep = (
@@ -144,7 +149,7 @@ class BamlMathModel:
         registry: ClientRegistry,
         endpoint: str,
         ledger: UsageLedger | None = None,
-        step_registries: dict[Wanted, ClientRegistry | None] | None = None,
+        step_registries: dict[StepKind, ClientRegistry | None] | None = None,
     ):
         self.collector = Collector(name="math-agent")
         self.ledger = ledger if ledger is not None else UsageLedger()
@@ -174,16 +179,20 @@ class BamlMathModel:
         self,
         registry: ClientRegistry,
         endpoint: str,
-        step_registries: dict[Wanted, ClientRegistry | None] | None = None,
+        step_registries: dict[StepKind, ClientRegistry | None] | None = None,
     ) -> None:
         self.endpoint = endpoint
         self._client = b.with_options(client_registry=registry, collector=self.collector)
-        # MathChat's own clients, per kind of reply wanted: the same endpoint, plus
-        # per-request options only it takes (a schema of that kind of reply).
+        # MathChat's own clients, per kind of reply wanted and round (first or repair): the
+        # same endpoint, plus per-request options only it takes (a schema of that kind).
         registries = step_registries or {}
-        step_client = self._with(registries.get("any")) or self._client
-        self._step_clients: dict[Wanted, Any] = {
-            wanted: self._with(registries.get(wanted)) or step_client for wanted in WANTED_KINDS
+        step_client = self._with(registries.get(("any", False))) or self._client
+        self._step_clients: dict[StepKind, Any] = {
+            kind: self._with(registries.get(kind)) or step_client for kind in STEP_KINDS
+        }
+        # Which clients hold the reply to a schema (the embedded model's repair round).
+        self._held: dict[StepKind, bool] = {
+            kind: kind in registries and registries[kind] is not None for kind in STEP_KINDS
         }
 
     def _with(self, registry: ClientRegistry | None) -> Any:
@@ -234,9 +243,10 @@ class BamlMathModel:
         decide_only: bool = False,
     ) -> Step | AnswerBegun:
         """One repair round: a reply that does not parse goes back to the model with a request
-        to answer again (these two messages are not kept in the history); a second bad reply
-        is the user's one-sentence error. `wanted` "answer": the loop wants the answer now
-        (the model repeated a call): it is asked to; "tool": a math tool call (the loop has
+        to answer again (these two messages are not kept in the history), or, where only the
+        repair round is held to the schema, the same request is asked again held; a second
+        bad reply is the user's one-sentence error. `wanted` "answer": the loop wants the
+        answer now (the model repeated a call): it is asked to; "tool": a math tool call (the loop has
         asked for it). Where decoding is constrained the model can only write that kind.
         `decide_only`: a message is cut where it begins (`AnswerBegun`)."""
         if wanted == "answer":
@@ -246,18 +256,30 @@ class BamlMathModel:
         except MalformedReply as bad:
             if (meant := misplaced_response(bad.raw)) is not None:
                 return meant  # a tool call with its math under `response`: no round needed
-            repair = [
-                *messages,
-                ChatMessage(
-                    role=wire.ASSISTANT,
-                    content=bad.raw[: wire.REPAIR_QUOTE_CHARS] or wire.EMPTY_REPLY,
-                ),
-                ChatMessage(role=wire.USER, content=wire.REPAIR_REQUEST),
-            ]
-            # A reply that names a math tool is asked again held to a tool call (where held).
+            # A reply that names a math tool is shown and asked again held to a tool call
+            # (where held), to be written as it meant. Any other is asked the same again held
+            # to the schema where only the repair round is held (shown its bad reply, a small
+            # model says it again, now valid: a refusal for a greeting), else shown its reply.
             kind: Wanted = "tool" if wanted == "any" and names_a_math_tool(bad.raw) else wanted
+            ask_again = (
+                kind == wanted and self._held[(kind, True)] and not self._held[(kind, False)]
+            )
+            repair = (
+                messages
+                if ask_again
+                else [
+                    *messages,
+                    ChatMessage(
+                        role=wire.ASSISTANT,
+                        content=bad.raw[: wire.REPAIR_QUOTE_CHARS] or wire.EMPTY_REPLY,
+                    ),
+                    ChatMessage(role=wire.USER, content=wire.REPAIR_REQUEST),
+                ]
+            )
             try:
-                return self._next_step(repair, abort, on_progress, REPAIR_FUNCTION, kind)
+                return self._next_step(
+                    repair, abort, on_progress, REPAIR_FUNCTION, kind, repairing=True
+                )
             except MalformedReply as again:  # the repair round's reply may be such a call too
                 if (meant := misplaced_response(again.raw)) is not None:
                     return meant
@@ -271,12 +293,13 @@ class BamlMathModel:
         function: str = "MathChat",
         wanted: Wanted = "any",
         cut: bool = False,
+        repairing: bool = False,
     ) -> Step | AnswerBegun:
         self.token_choices = ()
         if cut and abort is None:
             abort = AbortController()
         options = {"abort_controller": abort} if abort is not None else {}
-        client = self._step_clients[wanted]
+        client = self._step_clients[(wanted, repairing)]
         if on_progress is None and not cut:
             step = self._call(function, lambda: client.MathChat(messages, baml_options=options))
             self.token_choices = self._choices_of_last_call()
@@ -327,7 +350,9 @@ class BamlMathModel:
 
     def request_body(self, messages: list[ChatMessage]) -> dict[str, Any]:
         """The chat request MathChat would send for `messages`; nothing is sent."""
-        body: dict[str, Any] = self._step_clients["any"].request.MathChat(messages).body.json()
+        body: dict[str, Any] = (
+            self._step_clients[("any", False)].request.MathChat(messages).body.json()
+        )
         return body
 
     def summarize(self, messages: list[ChatMessage]) -> ContextSummary:
@@ -342,5 +367,7 @@ def token_choices_asked(provider: Provider) -> bool:
     return bool(provider.request_fields.get("logprobs"))
 
 
-def _step_registries(provider: Provider) -> dict[Wanted, ClientRegistry | None]:
-    return {wanted: provider.step_registry(wanted) for wanted in WANTED_KINDS}
+def _step_registries(provider: Provider) -> dict[StepKind, ClientRegistry | None]:
+    return {
+        (wanted, repair): provider.step_registry(wanted, repair) for wanted, repair in STEP_KINDS
+    }

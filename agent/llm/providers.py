@@ -87,11 +87,15 @@ class Provider:
             return f"local · {self.model} · {self.base_url} (embedded llama.cpp; {self.source})"
         return f"{self.name} · {self.model} · {self.base_url} (from {self.source})"
 
-    def step_registry(self, wanted: Wanted = "any") -> ClientRegistry | None:
+    def step_registry(self, wanted: Wanted = "any", repair: bool = False) -> ClientRegistry | None:
         """MathChat's registry when its requests need more than the others' (the schema of
         the reply `wanted`); None: the same as `client_registry()`. The embedded model is
-        always held to a tool call when the loop wants one: free, it restated its answer."""
-        if not self.constrained_steps and not (wanted == "tool" and self.is_local):
+        always held to a tool call when the loop wants one (free, it restated its answer), and
+        held to the schema in a `repair` round: its free reply did not parse once already
+        (a greeting answered with a `response` and no `tool`), and held it always writes a
+        valid one."""
+        held_locally = self.is_local and (repair or wanted == "tool")
+        if not self.constrained_steps and not held_locally:
             return None
         from agent.llm.step_schema import local_grammar, response_format
 

@@ -36,7 +36,7 @@ def entry_json(entry: Entry) -> dict[str, Any]:
     """One transcript entry: what the REPL's /history shows, with math marked up."""
     shown: dict[str, Any] = {"kind": entry.kind, "at": entry.at.isoformat()}
     if entry.kind == "user":
-        shown["text"] = entry.text
+        shown["text"] = entry.as_typed
     elif entry.kind == "tool_call":
         shown.update(call_id=entry.call_id, tool=entry.tool, call=entry.call_text)
         shown["arguments"] = entry.arguments

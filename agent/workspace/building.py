@@ -113,7 +113,7 @@ def _result_item(
         origin=words,
         body=body,
         values=values if several else (),
-        variable=_variable_of(result) if kind == "roots" else None,
+        variable=_variable_of(result) if kind in ("roots", "solution set") else None,
         source=source.number if source is not None and source.origin == "you" else None,
         message=message,
         of=of,

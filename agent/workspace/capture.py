@@ -10,7 +10,7 @@ parsed, without the units written after their numbers or in brackets after them
 of bare numbers and lone letters with no operator ("a 20 m platform") is prose. What parses
 and is more than a bare number or letter becomes a candidate item: an equation, an
 expression, or a definition (`h(t) = ...`, a chain `h(t) = ... = 0`, or a named expression
-`P = x^2 - 1`).
+`P = x^2 - 1`), or an inequality (`x^2 - 4 > 0`, not a condition such as `t >= 0`).
 """
 
 from __future__ import annotations
@@ -25,13 +25,14 @@ import sympy as sp
 
 from agent.workspace.units import without_units
 from tools.errors import ToolError
+from tools.inequalities import RELATION, written
 from tools.parsing import parse
 from tools.vocabulary import CONSTANTS, FUNCTIONS, GREEK_NAMES
 
-CapturedKind = Literal["equation", "expression", "function"]
+CapturedKind = Literal["equation", "expression", "function", "inequality"]
 
-# Characters that make a word math: digits, operators, brackets, powers, roots, Greek pi.
-_MATH_CHARS = re.compile(r"[\d+\-*/^=()²³⁴⁵⁶⁷⁸⁹√π·×−]")
+# Characters that make a word math: digits, operators, relations, brackets, powers, roots, pi.
+_MATH_CHARS = re.compile(r"[\d+\-*/^=<>≤≥()²³⁴⁵⁶⁷⁸⁹√π·×−]")
 _WORD = re.compile(r"\S+")
 # Punctuation that ends a sentence or a clause, stripped from the edges of a run.
 _EDGE = ",;:?!\"'“”"
@@ -180,6 +181,8 @@ def _from_run(run: str, known: Mapping[str, str]) -> list[Captured]:
     if len(words) > 1 and all(_BARE_WORD.match(word) for word in words):
         return []
     run = without_units(run).strip()  # a unit in brackets where the run was cut: `(m,`
+    if RELATION.search(run):
+        return _inequality(run, known)
     parts = [p.strip() for p in run.split("=")]
     head = _DEFINITION_HEAD.match(parts[0]) if len(parts) == 2 else None
     # The zeros of h are h's own: `h(t) = 0` and `h(t) = ... = 0` add no item besides h.
@@ -214,6 +217,27 @@ def _from_run(run: str, known: Mapping[str, str]) -> list[Captured]:
             return []
         return [Captured("equation", f"{sp.sstr(lhs)} = {sp.sstr(rhs)}")]
     return [Captured("expression", sp.sstr(value))] if _nontrivial(value) else []
+
+
+def _inequality(run: str, known: Mapping[str, str]) -> list[Captured]:
+    """`x^2 - 4 > 0`, `-1 < 2x + 3 <= 7`: an inequality with more than a letter and a number
+    on its sides (`t >= 0` and `0 <= x <= 5` say where a letter lives: no item); a definition
+    it starts with (`f(x) = x^2 - 4 > 0`) is captured too."""
+    pieces = RELATION.split(run)
+    sides, relations = pieces[0::2], pieces[1::2]
+    found: list[Captured] = []
+    if "=" in sides[0]:
+        head, _, body = sides[0].partition("=")
+        if (defined := _definition(head, body)) is None:
+            return []
+        found, sides[0] = [defined], body
+    if len(sides) > 3 or any("=" in side or _calls_a_name(side, known) for side in sides):
+        return found
+    values = [_read(side) for side in sides]
+    exprs = [v for v in values if isinstance(v, sp.Expr)]
+    if len(exprs) != len(sides) or not any(_nontrivial(e) for e in exprs):
+        return found
+    return [*found, Captured("inequality", written(exprs, relations))]
 
 
 def capture(text: str, known: Mapping[str, str] | None = None) -> list[Captured]:

@@ -58,8 +58,9 @@ class ItemRef:
 
 @dataclass(frozen=True)
 class Item:
-    """One math object. `body`: SymPy text (an equation as `lhs = rhs`, a function's right
-    side); `values`: each value of a roots/values item; `name`: a function's name."""
+    """One math object. `body`: SymPy text (an equation as `lhs = rhs`, an inequality as
+    `x**2 - 4 > 0`, a solution set in interval notation, a function's right side); `values`:
+    each value of a roots/values item (a solution set has none); `name`: a function's name."""
 
     number: int
     kind: ItemKind
@@ -95,6 +96,8 @@ class Item:
             return _plain(f"{head} = {self.body}")
         if self.values and self.variable and self.kind == "roots":
             return ", ".join(f"{self.variable} = {_plain(v)}" for v in self.values)
+        if self.kind == "solution set" and self.variable:
+            return f"{self.variable} in {_plain(self.body)}"  # `x in (-oo, -2) ∪ (2, oo)`
         if self.kind == "solutions":
             return "; ".join(_plain(v) for v in self.values)
         if self.values:

@@ -16,10 +16,23 @@ import sympy as sp
 
 from agent.messages import ToolResultMessage
 from tools.formatting import exact
+from tools.intervals import interval_text, is_interval_text
 from tools.listed_extremes import BOTH, LARGEST, SMALLEST
 
 # "solutions": a system's solutions, each a point `x = 2, y = 1` (used as a point, in `at`).
-ItemKind = Literal["equation", "expression", "function", "roots", "solutions", "value", "values"]
+# "inequality": one the person wrote; "solution set": where one holds (`(-oo, -2) ∪ (2, oo)`),
+# a part of the line, not values: no sum, no point, no math to put it in.
+ItemKind = Literal[
+    "equation",
+    "expression",
+    "function",
+    "inequality",
+    "roots",
+    "solution set",
+    "solutions",
+    "value",
+    "values",
+]
 # The rewriting tools (one BAML class whose `tool` literal says how) and their past participle.
 REWRITES = {"simplify": "simplified", "factor": "factored", "expand": "expanded"}
 # A result with more values than this is no item (an id of it would be unreadable).
@@ -36,8 +49,11 @@ _LIMIT_POINT = re.compile(r" as (\S+) → (.+)$")
 
 def result_values(value: Any) -> tuple[str, ...]:
     """A result's exact values as SymPy text: a value, each of a list, a system's solution as
-    the point `x = 2, y = 1`, an equation (a vertical tangent) as `x = 0`. None at all for a
-    value no tool reads back: a limit that oscillates (`AccumBounds`) has nothing to point at."""
+    the point `x = 2, y = 1`, an equation (a vertical tangent) as `x = 0`, a solution set (an
+    inequality's) in interval notation, `(-oo, -2) ∪ (2, oo)`. None at all for a value no tool
+    reads back: a limit that oscillates (`AccumBounds`) has nothing to point at."""
+    if isinstance(value, sp.Set):
+        return (interval_text(value),)
     items = value if isinstance(value, (list, tuple)) else [value]
     texts: list[str] = []
     for item in items:
@@ -54,11 +70,18 @@ def result_values(value: Any) -> tuple[str, ...]:
     return tuple(texts) if len(texts) <= MAX_ITEM_VALUES else ()
 
 
+def is_solution_set(tool: str, values: tuple[str, ...]) -> bool:
+    """A solve whose value was a set (an inequality's answer, every x of an identity)."""
+    return tool == "solve" and len(values) == 1 and is_interval_text(values[0])
+
+
 def result_kind(tool: str, arguments: dict[str, Any], values: tuple[str, ...]) -> ItemKind:
-    """What a result is: roots, a system's solutions, values (several, or critical points), a
-    value (a number a tool computed at a point, a derivative's at a point, an extreme, a
-    limit), an equation (a vertical tangent), else an expression (a derivative, a rewriting,
-    a tangent line, a series)."""
+    """What a result is: roots, a solution set, a system's solutions, values (several, or
+    critical points), a value (a number a tool computed at a point, a derivative's at a point,
+    an extreme, a limit), an equation (a vertical tangent), else an expression (a derivative,
+    a rewriting, a tangent line, a series)."""
+    if is_solution_set(tool, values):
+        return "solution set"
     if tool == "solve":
         return "roots"
     if tool == "solve_system":
@@ -81,8 +104,9 @@ def origin(tool: str, arguments: dict[str, Any], subject: str, result: ToolResul
     system #1, #2`; `subject` names the math the call worked on."""
     args = arguments
     if tool == "solve":
+        what = "solution set" if is_solution_set(tool, result.values) else "roots"
         domain = args.get("domain")
-        return f"roots of {worked_on(tool, subject)}" + (f" ({domain})" if domain else "")
+        return f"{what} of {worked_on(tool, subject)}" + (f" ({domain})" if domain else "")
     if tool == "solve_system":
         return _system(args, result)
     if tool == "derivative":

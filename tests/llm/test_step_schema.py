@@ -103,3 +103,20 @@ def test_the_local_grammar_keeps_the_schemas_own_key_order() -> None:
     members = json.loads(schema_text)["anyOf"]
     assert {next(iter(m["properties"])) for m in members} == {"tool"}
     assert "message_to_user" not in schema_text and '"solve"' in schema_text
+
+
+def test_the_embedded_models_repair_round_is_held_to_the_whole_schema() -> None:
+    """A free reply that did not parse (a greeting answered with a `response` and no
+    `tool`) is asked again held to the schema, where a message is still allowed; hosted and
+    custom endpoints get no schema they may not take."""
+    local = Provider("local", "http://127.0.0.1:9/v1", "m", None, "test")
+    client = b.with_options(client_registry=local.step_registry("any", repair=True))
+    body = client.request.MathChat([]).body.json()
+    if "grammar" in body:
+        assert "solve" in body["grammar"] and "message_to_user" in body["grammar"]
+    else:
+        assert {"solve", "message_to_user"} <= set(
+            _tools(body["response_format"]["json_schema"]["schema"])
+        )
+    plain = Provider("custom", "http://127.0.0.1:9/v1", "m", None, "test")
+    assert plain.step_registry("any", repair=True) is None

@@ -240,3 +240,19 @@ def test_a_system_of_a_definition_and_an_equation_on_it_is_solved_as_that_equati
     ((call, result),) = turn.tool_runs
     assert call.tool == "solve_system"
     assert result.ok and result.values == ("2", "3"), result.text
+
+
+def test_a_function_pasted_in_latex_is_an_item_and_the_model_reads_it_plainly() -> None:
+    model = InProcessModel([tool_call("simplify", expression="h"), done("x - 1 (#2)")])
+    agent = make_agent(model)
+    typed = r"Let h(x) = \frac{x^2 - 1}{x + 1}, simplify it"
+    turn = agent.run_turn(typed)
+    (_call, result) = turn.tool_runs[0]
+    assert result.ok and result.values == ("x - 1",)
+    assert model.seen[0][-1].content == (
+        wire.ANNOUNCED
+        + "#1 function h (you): h(x) = (x^2 - 1)/(x + 1)\n"
+        + wire.REQUEST_LABEL
+        + "Let h(x) = (x^2 - 1)/(x + 1), simplify it"
+    )
+    assert agent.session.conversation()[0].as_typed == typed  # the transcript keeps it

@@ -1,10 +1,14 @@
-"""Answers in plain text: LaTeX a model writes out of habit, turned into what a terminal shows.
+"""LaTeX written as the plain notation the parser reads and a terminal shows.
 
-Small models trained on web math wrap answers in `\\( ... \\)` and write `\\frac{1}{3}`; a
-terminal shows the backslashes. This rewrites the LaTeX commands that turn up in math answers
-into plain text and Unicode (`(a)/(b)`, `√(x)`, `±`, `·`, `π`, `∫`), keeping the grouping
-that the braces carried. Text without LaTeX is left alone. (pylatexenc was tried first: it drops the grouping of `\\frac{-5 \\pm
-\\sqrt{13}}{2}`, which changes the math, and treats `%` as a comment.)
+People paste math from homework sheets (`\\frac{x^2 - 1}{x + 1}`, `e^{2x}`), and small models
+trained on web math wrap answers in `\\( ... \\)` and write `\\frac{1}{3}` out of habit. One
+reading serves both: the person's message before anything reads it (`UserMessage.from_person`),
+every tool's input (`tools.parsing`) and every answer before it is shown. Commands become plain
+text and Unicode (`(a)/(b)`, `√(x)`, `±`, `·`, `π`), keeping the grouping the braces carried
+wherever the parser would read it otherwise (`e^(2x)`, `1/(2x)`); Leibniz's `\\frac{d}{dx}` stays
+the operation `d/dx`. Text without LaTeX is left alone. (pylatexenc was tried first: it drops
+the grouping of `\\frac{-5 \\pm \\sqrt{13}}{2}`, which changes the math, and treats `%` as a
+comment.)
 """
 
 from __future__ import annotations
@@ -92,6 +96,9 @@ _DELIMITERS = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$")
 _INLINE_DOLLARS = re.compile(r"\$([^$\n]*[\\^_{}][^$\n]*)\$")
 _SPACING = re.compile(r"\\[,;:! ]")
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
+# Leibniz's derivative written as a fraction: `\frac{d}{dx}`, `\frac{d^2y}{dx^2}`.
+_LEIBNIZ_TOP = re.compile(r"d(?:\^\(?\d\)?|[²³])?[A-Za-z]?")
+_LEIBNIZ_BOTTOM = re.compile(r"d[A-Za-z](?:\^\(?\d\)?|[²³])?")
 _LATEX_HINT = re.compile(r"\\[A-Za-z(\[]|\^\{|_\{|\$\$")
 
 
@@ -105,8 +112,13 @@ _ESCAPED_COMMAND = re.compile(r"([\f\t\b\r\n])([A-Za-z]+)")
 
 
 def plain_math(text: str) -> str:
+    """A model's text (an answer, a tool call's math) with its LaTeX written plainly, the
+    backslashes a JSON escape took put back first."""
+    return plain_latex(json_escapes_undone(text))
+
+
+def plain_latex(text: str) -> str:
     """`text` with its LaTeX written plainly (text without LaTeX is returned as it is)."""
-    text = json_escapes_undone(text)
     return _from_latex(text) if _LATEX_HINT.search(text) else text
 
 
@@ -149,6 +161,8 @@ def _rewrite(text: str) -> str:
                 continue
             name, i = match.group(1), match.end()
             piece, i = _command(name, text, i)
+            if out and out[-1][-1:].isalnum() and piece[:1].isalnum():
+                out.append(" ")  # `3\frac{1}{2}` is not 31/2
             out.append(piece)
         elif char in "^_" and text[i + 1 : i + 2] == "{":
             body, i = _group(text, i + 1)
@@ -169,7 +183,11 @@ def _command(name: str, text: str, i: int) -> tuple[str, int]:
     if name in ("frac", "dfrac", "tfrac"):
         top, i = _argument(text, i)
         bottom, i = _argument(text, i)
-        return f"{_grouped(top)}/{_grouped(bottom)}", i
+        if _LEIBNIZ_TOP.fullmatch(top.replace(" ", "")) and _LEIBNIZ_BOTTOM.fullmatch(
+            bottom.replace(" ", "")
+        ):
+            return f"{top}/{bottom}", i  # `d/dx`, `dy/dx`, `d^2y/dx^2`: an operation
+        return f"{_grouped(top)}/{_grouped(bottom, below=True)}", i
     if name == "sqrt":
         index = ""
         if text[i : i + 1] == "[":
@@ -218,9 +236,13 @@ def _group(text: str, i: int) -> tuple[str, int]:
 
 
 def _atomic(text: str) -> bool:
-    """A number or a name: needs no parentheses around it."""
-    return bool(re.fullmatch(r"[A-Za-z0-9.π∞]+", text.strip()))
+    """A number, one letter or a constant: a power or root of it needs no parentheses
+    (`e^2x` is read e²·x, `√2x` √2·x: those keep theirs)."""
+    return bool(re.fullmatch(r"[0-9.]+|[A-Za-z]|π|∞", text.strip()))
 
 
-def _grouped(text: str) -> str:
-    return text if re.fullmatch(r"[A-Za-z0-9.π]+", text) else f"({text})"
+def _grouped(text: str, below: bool = False) -> str:
+    """A fraction's part, in parentheses unless it is read whole: `2x/3` is (2x)/3, but
+    `1/2x` is x/2, so a part below the bar must be a number, one letter or π alone."""
+    whole = r"[0-9.]+|[A-Za-z]|π" if below else r"[A-Za-z0-9.π]+"
+    return text if re.fullmatch(whole, text) else f"({text})"

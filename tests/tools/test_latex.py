@@ -1,14 +1,17 @@
-"""LaTeX in answers becomes plain text that keeps the math's grouping."""
+"""LaTeX, from a model or pasted by a person, becomes plain text that keeps the math's grouping."""
 
 from __future__ import annotations
 
 import pytest
+import sympy as sp
 
 from agent.context.registry import make_strategy
 from agent.core.loop import Agent
-from agent.core.plain_math import json_escapes_undone, plain_math
 from agent.testing.in_process import InProcessModel
 from baml_client import b
+from tools import api
+from tools.latex import json_escapes_undone, plain_latex, plain_math
+from tools.parsing import parse
 
 
 @pytest.mark.parametrize(
@@ -78,3 +81,36 @@ def test_the_loop_shows_the_model_s_latex_as_math_not_a_broken_line() -> None:
     )
     agent = Agent(InProcessModel([reply]), make_strategy("none"))
     assert agent.run_turn("one third as a fraction?").reply.text == "It is 1/3."
+
+
+@pytest.mark.parametrize(
+    ("pasted", "plain", "value"),
+    [
+        (r"\frac{x^2 - 1}{x + 1}", "(x^2 - 1)/(x + 1)", "(x**2 - 1)/(x + 1)"),
+        (r"\frac{1}{2x}", "1/(2x)", "1/(2*x)"),
+        (r"e^{2x} + \sqrt{2x}", "e^(2x) + √(2x)", "exp(2*x) + sqrt(2*x)"),
+        (r"\dfrac{1}{2}x^{2} - 3", "1/2x^2 - 3", "x**2/2 - 3"),
+        (r"x^{-1/2} \cdot \sqrt[3]{x+1}", "x^(-1/2) · ∛(x+1)", "(x + 1)**(1/3)/sqrt(x)"),
+        (r"\left|x - 1\right| + \pi r^2", "|x - 1| + π r^2", "Abs(x - 1) + pi*r**2"),
+        (r"\sin^2 x + \ln(x)", "sin^2 x + ln(x)", "sin(x)**2 + log(x)"),
+    ],
+)
+def test_pasted_latex_is_read_as_the_math_it_writes(pasted: str, plain: str, value: str) -> None:
+    assert plain_latex(pasted) == plain
+    assert parse(pasted).lhs == sp.sympify(value)  # every tool's input is read the same way
+
+
+def test_leibniz_written_as_a_fraction_stays_an_operation() -> None:
+    assert plain_latex(r"\frac{d}{dx} x^3") == "d/dx x^3"
+    assert plain_latex(r"\frac{d^{2}y}{dx^{2}}") == "d^2y/dx^2"
+    assert plain_latex(r"\frac{dx}{2}") == "dx/2"  # not a derivative: a fraction
+
+
+def test_a_tool_reads_latex_a_model_copied_into_its_call() -> None:
+    assert str(api.derivative(r"\frac{x^2 - 1}{x + 1}")) == str(api.derivative("(x^2 - 1)/(x + 1)"))
+    assert api.evaluate("\frac{1}{2} + 3", at=[]).value == sp.Rational(7, 2)  # `\f`: JSON's
+
+
+def test_an_inequality_in_latex_is_solved_as_one() -> None:
+    assert api.solve(r"x^{2} - 4 \geq 0").text.startswith("x <= -2 or x >= 2")
+    assert api.solve(r"x^2 = 4", domain=r"x \geq 0").value == [2]
