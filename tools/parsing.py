@@ -29,7 +29,7 @@ How text is read (documented choices):
 * Functions: ``sin x`` and ``sin(x)`` both work; without brackets the argument is the next
   power and any letters/numbers glued to it (``sin 2x = sin(2x)``, ``sin x cos x`` is a
   product); ``sin^2 x`` / ``sin² x`` mean ``sin(x)^2``; ``ln`` and ``log`` are natural logs,
-  ``log(x, b)`` has base ``b``, ``log10``/``log2`` exist. ``gamma`` is the gamma function only
+  ``log(x, b)`` and ``log_b x`` have base ``b``, ``log10``/``log2`` exist. ``gamma`` is the gamma function only
   when followed by ``(``; otherwise it is the Greek letter.
 * Names: a known function, constant or Greek letter (``theta``) stays whole; any other word is
   split into letters, as SymPy's implicit multiplication does (``xy = x*y``, ``2xsinx =
@@ -37,8 +37,7 @@ How text is read (documented choices):
   Words passed in ``keep_whole`` (e.g. the variable the user named, ``rate``) are never split.
   ``f(x)`` inside an expression is ``f*x``; an unknown word of three or more letters directly
   followed by ``(`` is reported as an unknown function instead of being split.
-* ``d/dx (E)``, ``d²/dt² E`` are derivatives of E, as the tools write them in their answers
-  (`tools.operators.read_leibniz`); a ``d`` followed by anything else is a letter.
+* ``d/dx (E)``, ``d²/dt² E`` are derivatives of E (`tools.operators`); else ``d`` is a letter.
 * A leading definition ``f(x) =`` (or ``g(t, u) =``) is recognised and dropped when the name
   does not appear on the right and its arguments do; ``y = ...`` is left to the tools, which
   know whether ``y`` is the unknown. A chain ``h(t) = body = value`` is ``body = value``.
@@ -74,6 +73,7 @@ from tools.vocabulary import (
     CONSTANTS,
     FUNCTIONS,
     GREEK_LETTERS,
+    log_to_base,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -321,7 +321,7 @@ class _Parser:
         return value
 
     def call(self, name: str, token: Token, args: list[sp.Expr]) -> sp.Expr:
-        func, low, high = FUNCTIONS[name]
+        func, low, high = FUNCTIONS.get(name) or log_to_base(name) or FUNCTIONS[name]
         if not low <= len(args) <= high:
             wanted = str(low) if low == high else f"{low} to {high}"
             raise _fail(

@@ -24,6 +24,7 @@ from tools.vocabulary import (
     FUNCTIONS,
     GREEK_LETTERS,
     GREEK_NAMES,
+    LOG_BASE,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -145,6 +146,8 @@ def _word_tokens(text: str, match: re.Match[str], whole: frozenset[str]) -> list
         return [Token("name", word, pos, word)]
     if word in _CODE_WORDS:
         raise _fail(text, f"'{word}' at position {pos} looks like program code, not math")
+    if LOG_BASE.fullmatch(word):
+        return [Token("func", word, pos, word)]
     if sub:
         return [Token("name", word, pos, word)]
     if word in FUNCTIONS:

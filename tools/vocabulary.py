@@ -13,9 +13,22 @@ import sympy as sp
 # Vocabulary
 
 
-def _log_base(base: int) -> Callable[[sp.Expr], sp.Expr]:
-    """log to a fixed base, for the ``log10``/``log2`` spellings."""
+def _log_base(base: int | sp.Expr) -> Callable[[sp.Expr], sp.Expr]:
+    """log to a fixed base, for the ``log10``/``log2``/``log_2`` spellings."""
     return lambda arg: sp.log(arg, base)
+
+
+# `log_2 x`, `log_b(x)` (and LaTeX's `\log_{2}`): a logarithm to the base after the underscore.
+LOG_BASE = re.compile(r"log_(\d+|[A-Za-z])")
+
+
+def log_to_base(name: str) -> tuple[Callable[[sp.Expr], sp.Expr], int, int] | None:
+    """The function a `log_B` name calls, as `FUNCTIONS` holds one; None for another name."""
+    match = LOG_BASE.fullmatch(name)
+    if match is None:
+        return None
+    base = match.group(1)
+    return _log_base(sp.Integer(base) if base.isdigit() else sp.Symbol(base)), 1, 1
 
 
 #: name -> (constructor, min args, max args). Only these names can be called.

@@ -114,3 +114,12 @@ def test_a_tool_reads_latex_a_model_copied_into_its_call() -> None:
 def test_an_inequality_in_latex_is_solved_as_one() -> None:
     assert api.solve(r"x^{2} - 4 \geq 0").text.startswith("x <= -2 or x >= 2")
     assert api.solve(r"x^2 = 4", domain=r"x \geq 0").value == [2]
+
+
+@pytest.mark.parametrize(
+    ("written", "value"),
+    [("log_2 8", "3"), ("log_3(81) + 1", "5"), (r"\log_{2} 8", "3"), ("log_b(x)", "log(x)/log(b)")],
+)
+def test_a_logarithm_to_a_base_written_with_an_underscore(written: str, value: str) -> None:
+    assert parse(written).lhs == sp.sympify(value)
+    assert parse("v_max + x_1").lhs == sp.Symbol("v_max") + sp.Symbol("x_1")  # names stay names
