@@ -21,8 +21,9 @@ from dataclasses import dataclass
 import sympy as sp
 
 from tools import limits
-from tools.errors import ToolError
+from tools.errors import ParseError, ToolError
 from tools.formatting import decimal, exact, tidy, with_decimal
+from tools.implicit import implicit_derivative, is_implicit
 from tools.inputs import (
     as_real,
     one_point,
@@ -139,8 +140,14 @@ def derivative(
 ) -> ToolResult:
     """d^n/dvar^n of ``expression``; with a point ``at`` (``3``, ``"x = 3"``, ``[3]``), its
     value there: "the marginal cost at q = 15" is one call, so the point cannot be lost
-    between a derivative and an evaluation."""
-    read = read_derivative(expression, variable, order)
+    between a derivative and an evaluation. An equation of a curve (``x^2 + y^2 = 25``) is
+    differentiated implicitly (`tools.implicit`)."""
+    try:
+        read = read_derivative(expression, variable, order)
+    except ParseError:  # not one expression, nor a function's definition
+        if not is_implicit(expression, read_variable(variable)):
+            raise
+        return implicit_derivative(str(expression), read_variable(variable), _order(order), at)
     expr, var, n = read.expr, read.var, read.order
     result = sp.diff(expr, var, n)
     note = ""
