@@ -9,6 +9,7 @@ sentences of the BAML prompts in `baml_src/`; a test checks they are still there
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -64,6 +65,16 @@ def untooled_request(ids: list[str]) -> str:
 REPEATED_ERROR_REQUEST = (
     "That answer repeats the tool's error. Fix the call as the error says and call the tool again."
 )
+
+
+def without_requests(answer: str) -> str:
+    """An answer without the loop's own requests to the model, which a small model sometimes
+    copies into its answer ("... That tool call was already made above; ..."): they are for
+    the model, never for the person."""
+    for request in (ANSWER_NOW, REPEATED_ERROR_REQUEST, REPAIR_REQUEST):
+        for sentence in re.split(r"(?<=\.) ", request):
+            answer = answer.replace(sentence, "")
+    return re.sub(r"[ \t]{2,}", " ", answer).strip()
 
 
 # The tools whose `at` is a list of points, each run on its own (an id of roots is each root).

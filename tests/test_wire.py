@@ -70,3 +70,11 @@ def test_a_scripted_request_knows_where_in_its_task_it_is() -> None:
     assert request.tool_text == "x = -2, x = 2"
     typed = ScriptedRequest([{"role": "user", "content": "Tool result (solve): typed by a user"}])
     assert not typed.after_tool_call and typed.question is None
+
+
+def test_an_answer_never_shows_the_loops_requests_to_the_model() -> None:
+    copied = "A system needs 2 or 3 equations (got 1). " + wire.ANSWER_NOW
+    assert wire.without_requests(copied) == "A system needs 2 or 3 equations (got 1)."
+    cut = "x = 2 (#3). That tool call was already made above; its result is there. (#10)"
+    assert wire.without_requests(cut) == "x = 2 (#3). (#10)"
+    assert wire.without_requests("x = -3, x = -2 (#2)") == "x = -3, x = -2 (#2)"

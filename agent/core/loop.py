@@ -393,7 +393,9 @@ class Agent:
         note = (step.note or "").strip()
         said = task_text(self.session.conversation())
         return AssistantMessage(
-            text=workspace.without_unknown_citations(plain_math(step.response)),
+            text=workspace.without_unknown_citations(
+                wire.without_requests(plain_math(step.response))
+            ),
             task_status=step.task_status,
             note=note if note and note_is_grounded(note, said) else None,
         )

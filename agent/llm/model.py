@@ -262,7 +262,9 @@ class BamlMathModel:
             # model says it again, now valid: a refusal for a greeting), else shown its reply.
             kind: Wanted = "tool" if wanted == "any" and names_a_math_tool(bad.raw) else wanted
             ask_again = (
-                kind == wanted and self._held[(kind, True)] and not self._held[(kind, False)]
+                kind == wanted == "any"  # asked for its answer, held it copies the request
+                and self._held[(kind, True)]
+                and not self._held[(kind, False)]
             )
             repair = (
                 messages

@@ -256,3 +256,9 @@ def test_a_function_pasted_in_latex_is_an_item_and_the_model_reads_it_plainly() 
         + "Let h(x) = (x^2 - 1)/(x + 1), simplify it"
     )
     assert agent.session.conversation()[0].as_typed == typed  # the transcript keeps it
+
+
+def test_an_answer_that_copies_the_loops_request_shows_the_person_none_of_it() -> None:
+    model = InProcessModel([solve("#1"), done("x = -2, x = 2 (#2). " + wire.ANSWER_NOW)])
+    turn = make_agent(model).run_turn("solve x^2 - 4 = 0")
+    assert turn.reply is not None and turn.reply.text == "x = -2, x = 2 (#2)."
