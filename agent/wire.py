@@ -67,13 +67,20 @@ REPEATED_ERROR_REQUEST = (
 )
 
 
+# The sentences of the loop's own requests to the model (`without_requests`).
+_REQUEST_SENTENCES = tuple(
+    sentence
+    for request in (ANSWER_NOW, REPEATED_ERROR_REQUEST, REPAIR_REQUEST)
+    for sentence in re.split(r"(?<=\.) ", request)
+)
+
+
 def without_requests(answer: str) -> str:
     """An answer without the loop's own requests to the model, which a small model sometimes
     copies into its answer ("... That tool call was already made above; ..."): they are for
     the model, never for the person."""
-    for request in (ANSWER_NOW, REPEATED_ERROR_REQUEST, REPAIR_REQUEST):
-        for sentence in re.split(r"(?<=\.) ", request):
-            answer = answer.replace(sentence, "")
+    for sentence in _REQUEST_SENTENCES:
+        answer = answer.replace(sentence, "")
     return re.sub(r"[ \t]{2,}", " ", answer).strip()
 
 

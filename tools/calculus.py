@@ -22,7 +22,7 @@ import sympy as sp
 
 from tools import limits
 from tools.errors import ParseError, ToolError
-from tools.formatting import decimal, exact, tidy, with_decimal
+from tools.formatting import decimal, exact, order_mark, tidy, with_decimal
 from tools.implicit import implicit_derivative, is_implicit
 from tools.inputs import (
     as_real,
@@ -38,7 +38,6 @@ from tools.operators import Stripped, strip_derivative, strip_integral
 from tools.result import ToolResult
 from tools.vocabulary import GREEK_LETTERS, GREEK_NAMES
 
-_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _DIFFERENTIAL = re.compile(
     r"(?s)(?P<body>.*?\S)(?P<joint>\s+|\s*\*\s*|(?<=\))|(?<=\d))"
     r"d(?P<var>[A-Za-z]\w*|[^\x00-\x7f])"
@@ -157,7 +156,7 @@ def derivative(
         note = f" (for real {var})"
     if result.has(sp.Derivative):
         raise ToolError(f"Could not differentiate {exact(expr)} with respect to {var}.")
-    power = "" if n == 1 else str(n).translate(_SUPERSCRIPT)
+    power = order_mark(n)
     label = f"d{power}/d{var}{power}"
     summary = f"{label} ({exact(expr)})"
     text = f"{summary} = {with_decimal(result)}{note}"

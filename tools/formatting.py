@@ -13,6 +13,12 @@ import sympy as sp
 #: Exact forms longer than this are replaced by their decimal value in the text (value keeps them).
 MAX_EXACT_CHARS = 400
 SIGNIFICANT_DIGITS = 4
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def order_mark(order: int) -> str:
+    """A derivative's order as the superscript of its label (`d²/dx²`); none for the first."""
+    return "" if order == 1 else str(order).translate(_SUPERSCRIPT)
 
 
 def exact(expr: object) -> str:

@@ -12,13 +12,12 @@ from __future__ import annotations
 import sympy as sp
 
 from tools.errors import ParseError, ToolError
-from tools.formatting import exact, with_decimal
-from tools.inputs import keep, names_of, read_variable
+from tools.formatting import exact, order_mark, with_decimal
+from tools.inputs import keep, names_of, one_point, read_variable
 from tools.parsing import parse, parse_assignments
 from tools.result import ToolResult
 
 TOOL = "derivative"
-_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def is_implicit(expression: object, variable: str | None) -> bool:
@@ -62,11 +61,11 @@ def implicit_derivative(
             f"the function of {x}? Name it y, or solve for it first."
         )
     slope = sp.simplify(sp.idiff(curve, y, x, order))
-    power = "" if order == 1 else str(order).translate(_SUPERSCRIPT)
+    power = order_mark(order)
     label = f"d{power}{y}/d{x}{power}"
     summary = f"{label} along {exact(parsed.lhs)} = {exact(parsed.rhs)}"
     text = f"{summary}: {label} = {with_decimal(slope)}"
-    if at is None or at == [] or at == "":
+    if at == "" or one_point(at) is None:
         return ToolResult.success(TOOL, summary, slope, text)
     point = dict(_point(at, x, y))
     if curve.subs(point) != 0:

@@ -191,9 +191,7 @@ class BamlMathModel:
             kind: self._with(registries.get(kind)) or step_client for kind in STEP_KINDS
         }
         # Which clients hold the reply to a schema (the embedded model's repair round).
-        self._held: dict[StepKind, bool] = {
-            kind: kind in registries and registries[kind] is not None for kind in STEP_KINDS
-        }
+        self._held = {kind: registries.get(kind) is not None for kind in STEP_KINDS}
 
     def _with(self, registry: ClientRegistry | None) -> Any:
         if registry is None:
@@ -257,12 +255,13 @@ class BamlMathModel:
             if (meant := misplaced_response(bad.raw)) is not None:
                 return meant  # a tool call with its math under `response`: no round needed
             # A reply that names a math tool is shown and asked again held to a tool call
-            # (where held), to be written as it meant. Any other is asked the same again held
-            # to the schema where only the repair round is held (shown its bad reply, a small
-            # model says it again, now valid: a refusal for a greeting), else shown its reply.
+            # (where held), to be written as it meant. A reply that may be anything is asked
+            # the same again held to the schema where only the repair round is held (shown
+            # its bad reply, a small model says it again, now valid: a refusal for a
+            # greeting); any other is shown its reply.
             kind: Wanted = "tool" if wanted == "any" and names_a_math_tool(bad.raw) else wanted
             ask_again = (
-                kind == wanted == "any"  # asked for its answer, held it copies the request
+                kind == wanted == "any"
                 and self._held[(kind, True)]
                 and not self._held[(kind, False)]
             )
