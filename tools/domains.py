@@ -37,10 +37,10 @@ from tools.inequalities import (
 from tools.inputs import keep, names_of, read_variable
 from tools.intervals import bounds_text
 from tools.latex import plain_math
-from tools.parsing import parse_expression, parse_name, split_top_level
+from tools.parsing import parse_expression, parse_name
 from tools.result import ToolResult
 from tools.solving import TOOL, is_real_number, read_equation, root_text, solve_equation
-from tools.tokens import _shown
+from tools.tokens import _shown, split_top_level
 from tools.vocabulary import CONSTANTS
 
 #: Most roots of a general solution listed one by one on a bounded domain.

@@ -25,9 +25,9 @@ from tools.errors import ParseError, ToolError
 from tools.formatting import exact
 from tools.inputs import choose_variable, keep, names_of, read_variable
 from tools.intervals import answer_text, condition, pieces_of
-from tools.parsing import parse, parse_expression, split_top_level
+from tools.parsing import parse, parse_expression
 from tools.result import ToolResult
-from tools.tokens import _shown
+from tools.tokens import _shown, split_top_level
 
 TOOL = "solve"
 #: ``<``, ``<=`` (also ``=<``, ``≤``), ``>``, ``>=`` (also ``=>``, ``≥``): the relations read.

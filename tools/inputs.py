@@ -16,7 +16,8 @@ import sympy as sp
 from tools.errors import ParseError, ToolError
 from tools.formatting import decimal, with_decimal
 from tools.function_notation import read_expression
-from tools.parsing import Parsed, parse, parse_expression, parse_name, split_top_level
+from tools.parsing import Parsed, parse, parse_expression, parse_name
+from tools.tokens import split_top_level
 
 # "x = 3", "x -> 0", "x → oo": a point that names its variable.
 _NAMED_POINT = re.compile(r"(?s)\s*(?P<name>[^\W\d]\w*)\s*(?:->|→|=)\s*(?P<value>.*)")

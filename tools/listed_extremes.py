@@ -14,8 +14,9 @@ from tools.critical_points import read_bound, region_text
 from tools.errors import ToolError
 from tools.formatting import with_decimal
 from tools.inputs import short
-from tools.parsing import parse_expression, split_top_level
+from tools.parsing import parse_expression
 from tools.result import ToolResult
+from tools.tokens import split_top_level
 
 TOOL = "extrema"
 # The words a result of listed values starts its input with (the workspace labels it so).

@@ -13,7 +13,9 @@ LaTeX is read as this notation first (`tools.latex`: ``\\frac{1}{2x}`` is ``1/(2
 How text is read (documented choices):
 
 * ``^`` and ``**`` are powers, right-associative (``2^3^2 = 2^9``); ``-x^2 = -(x^2)``;
-  superscripts ``x²``, ``x³``, ``x⁻¹`` are powers; ``n!`` is a factorial.
+  superscripts ``x²``, ``x³``, ``x⁻¹`` are powers; ``n!`` is a factorial; ``15%`` is 15/100;
+  ``30°`` and ``30 degrees`` are an angle in radians (``pi/6``); ``7 mod 3`` and ``7 % 3``
+  (``%`` before a number) are ``mod(7, 3)``; ``10 choose 3`` is ``binomial(10, 3)``.
 * Implicit multiplication: ``5x``, ``2(x+1)``, ``x(x+1)``, ``(x+1)(x-2)``, ``2 sin x``,
   ``x y``. ``2^3x`` is ``2^3 * x`` and ``e^2x`` is ``e^2 * x`` (write ``e^(2x)``). Two bare
   numbers in a row (``2 3``) are an error rather than a guess.
@@ -64,6 +66,7 @@ from tools.tokens import (
     _fail,
     _shown,
     _too_big,
+    split_top_level,
     tokenize,
 )
 from tools.vocabulary import (
@@ -73,6 +76,7 @@ from tools.vocabulary import (
     CONSTANTS,
     FUNCTIONS,
     GREEK_LETTERS,
+    INFIX_FUNCTIONS,
     log_to_base,
 )
 
@@ -94,6 +98,10 @@ class Parsed:
     @property
     def is_equation(self) -> bool:
         return self.rhs is not None
+
+
+# What a factor can start with: after `%` it makes `%` a remainder (`17 % 5`), not a percent.
+_OPERANDS = frozenset({"num", "name", "const", "func", "(", "root", "|"})
 
 
 class _Parser:
@@ -179,6 +187,10 @@ class _Parser:
                 self.take()
                 right = self.unary()
                 value = value * right if token.value == "*" else value / right
+            elif token.kind == "%" or (token.kind == "func" and token.value in INFIX_FUNCTIONS):
+                self.take()  # `17 % 5` (as code writes a remainder), `7 mod 3`, `10 choose 3`
+                name = "mod" if token.kind == "%" else str(token.value)
+                value = self.call(name, token, [value, self.unary()])
             elif self.starts_implicit_factor(token):
                 value = value * self.power()
             else:
@@ -215,6 +227,8 @@ class _Parser:
             if token.kind == "!":
                 self.take()
                 value = self.make_factorial(value, sp.factorial)
+            elif token.kind == "°" or (token.kind == "%" and self.peek(1).kind not in _OPERANDS):
+                value = value * sp.pi / 180 if self.take().kind == "°" else value / 100  # 30°, 15%
             elif token.kind == "sup":
                 self.take()
                 value = self.make_power(value, sp.Integer(token.value))
@@ -453,21 +467,6 @@ def parse_assignments(
         value = parse_expression(value_text, keep_whole, what)
         pairs.append((name, value))
     return pairs
-
-
-def split_top_level(text: str) -> list[str]:
-    """Split at commas that are not inside brackets."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch in ",;" and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p for p in parts if p.strip()]
 
 
 def parse_name(text: str, keep_whole: Iterable[str] = ()) -> str:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from tools.errors import ToolError
+from tools.extraneous import split_extraneous
 from tools.formatting import approximate, with_decimal
 from tools.inputs import choose_variable, keep, names_of, read_variable
 from tools.parsing import parse
@@ -262,7 +263,11 @@ def _from_set(
         )
     if isinstance(solutions, sp.FiniteSet):
         roots = sort_values(list(solutions.args))
-        return ToolResult.success(TOOL, summary, roots, ", ".join(root_text(var, r) for r in roots))
+        dropped: list[str] = []
+        if real:
+            roots, dropped = split_extraneous(expr, var, roots)
+        text = ", ".join(root_text(var, r) for r in roots) or "no real solution"
+        return ToolResult.success(TOOL, summary, roots, "; ".join([text, *dropped]))
     family = general_family(solutions, var, expr)
     if family is None:
         return None
@@ -299,10 +304,16 @@ def _fallback(expr: sp.Expr, var: sp.Symbol, summary: str) -> ToolResult:
         solutions = sp.solve(expr, var, dict=False)
     except Exception:
         solutions = []
-    solutions = [s for s in solutions if not isinstance(s, (dict, tuple))]
+    candidates = [real_form(s) for s in solutions if not isinstance(s, (dict, tuple))]
+    real = [s for s in candidates if s.is_number and is_real_number(s)]
+    kept, dropped = split_extraneous(expr, var, real)
+    solutions = [s for s in candidates if s not in real or s in kept]
+    if not solutions and dropped:
+        return ToolResult.success(TOOL, summary, [], "; ".join(["no real solution", *dropped]))
     if solutions:
-        found = Counter({real_form(s): 1 for s in solutions})
+        found = Counter(dict.fromkeys(solutions, 1))
         text, ordered = _describe_roots(var, found)
+        text = "; ".join([text, *dropped])
         if _periodic(expr, var):
             text = f"principal solutions (others differ by a period): {text}"
         return ToolResult.success(TOOL, summary, ordered, text)

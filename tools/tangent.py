@@ -28,8 +28,8 @@ from tools.inputs import (
     short,
     to_value,
 )
-from tools.parsing import split_top_level
 from tools.result import ToolResult
+from tools.tokens import split_top_level
 
 TOOL = "tangent"
 _PAIR = re.compile(r"(?s)\s*\((?P<inner>.*)\)\s*")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from tools.vocabulary import (
     _WHY_REJECTED,
     _WORD_RE,
     CONSTANTS,
+    DEGREE_WORDS,
     FUNCTIONS,
     GREEK_LETTERS,
     GREEK_NAMES,
@@ -78,7 +80,11 @@ def tokenize(text: str, keep_whole: Iterable[str] = ()) -> list[Token]:
         if ch.isascii() and ch.isalpha():
             match = _WORD_RE.match(text, i)
             assert match is not None
-            tokens.extend(_word_tokens(text, match, whole))
+            after_number = bool(tokens) and tokens[-1].kind in ("num", ")")
+            if after_number and match.group(0) in DEGREE_WORDS:  # `30 degrees` is `30°`
+                tokens.append(Token("°", match.group(0), i, "°"))
+            else:
+                tokens.extend(_word_tokens(text, match, whole))
             i = match.end()
             continue
         if ch in GREEK_LETTERS:
@@ -110,7 +116,18 @@ def tokenize(text: str, keep_whole: Iterable[str] = ()) -> list[Token]:
         suffix = f" ({why})" if why else ""
         raise _fail(text, f"unexpected {_char_name(ch)} at position {i}{suffix}")
     tokens.append(Token("end", "", n))
+    _check_degree_signs(text, tokens)
     return tokens
+
+
+def _check_degree_signs(text: str, tokens: list[Token]) -> None:
+    """``30°C`` is refused: a temperature, not an angle."""
+    for sign, after in itertools.pairwise(tokens):
+        if sign.kind == "°" and after.kind == "name" and after.pos == sign.pos + 1:
+            raise _fail(
+                text,
+                f"'°{after.text}' at position {sign.pos} is not an angle ('°' alone is degrees)",
+            )
 
 
 def _number_value(text: str, match: re.Match[str]) -> sp.Rational:
@@ -220,3 +237,18 @@ def _split_letters(letters: str, whole: frozenset[str]) -> list[str]:
             pieces.append(prefix)
             i += len(prefix)
     return pieces
+
+
+def split_top_level(text: str) -> list[str]:
+    """Split at commas that are not inside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch in ",;" and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p for p in parts if p.strip()]

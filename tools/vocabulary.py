@@ -3,11 +3,15 @@ refused and why (see `tools.parsing` for how text is read)."""
 
 from __future__ import annotations
 
+import functools
 import keyword
 import re
 from collections.abc import Callable
 
 import sympy as sp
+
+from tools import limits
+from tools.errors import LimitError
 
 # ---------------------------------------------------------------------------------------------
 # Vocabulary
@@ -16,6 +20,36 @@ import sympy as sp
 def _log_base(base: int | sp.Expr) -> Callable[[sp.Expr], sp.Expr]:
     """log to a fixed base, for the ``log10``/``log2``/``log_2`` spellings."""
     return lambda arg: sp.log(arg, base)
+
+
+def _gcd(*args: sp.Expr) -> sp.Expr:
+    """Greatest common divisor of whole numbers (or of polynomials), any number of them."""
+    return functools.reduce(sp.gcd, args)
+
+
+def _lcm(*args: sp.Expr) -> sp.Expr:
+    return functools.reduce(sp.lcm, args)
+
+
+def _check_choice(n: sp.Expr, k: sp.Expr, name: str) -> None:
+    """Bounded like a factorial, before SymPy builds the number."""
+    if n.is_Integer and k.is_Integer and min(k, n - k) > limits.MAX_FACTORIAL:
+        raise LimitError(
+            f"{name}(n, k) is limited to k or n - k up to {limits.MAX_FACTORIAL}: "
+            f"{name}({n}, {k}) is too large."
+        )
+
+
+def _binomial(n: sp.Expr, k: sp.Expr) -> sp.Expr:
+    """``binomial(n, k)``, "n choose k": the ways to choose k of n."""
+    _check_choice(n, k, "binomial")
+    return sp.binomial(n, k)
+
+
+def _arrangements(n: sp.Expr, k: sp.Expr) -> sp.Expr:
+    """``nPr(n, k)`` = n!/(n - k)!: the ways to arrange k of n."""
+    _check_choice(n, k, "nPr")
+    return sp.ff(n, k)
 
 
 # `log_2 x`, `log_b(x)` (and LaTeX's `\log_{2}`): a logarithm to the base after the underscore.
@@ -30,6 +64,9 @@ def log_to_base(name: str) -> tuple[Callable[[sp.Expr], sp.Expr], int, int] | No
     base = match.group(1)
     return _log_base(sp.Integer(base) if base.isdigit() else sp.Symbol(base)), 1, 1
 
+
+#: A unit of angle written after a number (`30 degrees`): read as `30°`.
+DEGREE_WORDS = frozenset({"degrees", "degree", "deg"})
 
 #: name -> (constructor, min args, max args). Only these names can be called.
 FUNCTIONS: dict[str, tuple[Callable[..., sp.Expr], int, int]] = {
@@ -84,6 +121,19 @@ FUNCTIONS: dict[str, tuple[Callable[..., sp.Expr], int, int]] = {
     "ceil": (sp.ceiling, 1, 1),
     "ceiling": (sp.ceiling, 1, 1),
     "factorial": (sp.factorial, 1, 1),
+    "binomial": (_binomial, 2, 2),
+    "choose": (_binomial, 2, 2),
+    "nCr": (_binomial, 2, 2),
+    "nPr": (_arrangements, 2, 2),
+    "comb": (_binomial, 2, 2),
+    "combinations": (_binomial, 2, 2),
+    "perm": (_arrangements, 2, 2),
+    "permutations": (_arrangements, 2, 2),
+    "gcd": (_gcd, 2, 20),
+    "hcf": (_gcd, 2, 20),
+    "gcf": (_gcd, 2, 20),
+    "lcm": (_lcm, 2, 20),
+    "mod": (sp.Mod, 2, 2),
     "gamma": (sp.gamma, 1, 1),
     "erf": (sp.erf, 1, 1),
     "erfc": (sp.erfc, 1, 1),
@@ -104,6 +154,9 @@ FUNCTIONS: dict[str, tuple[Callable[..., sp.Expr], int, int]] = {
     "product": (sp.Mul, 1, 20),
     "prod": (sp.Mul, 1, 20),
 }
+
+#: Functions also written between their two arguments: `7 mod 3`, `10 choose 3`.
+INFIX_FUNCTIONS = frozenset({"mod", "choose"})
 
 #: Function names that are only functions when a bracket follows (else a Greek letter).
 _BRACKET_ONLY_FUNCTIONS = frozenset({"gamma"})
@@ -232,6 +285,8 @@ _CHAR_TOKENS = {
     ",": (",", ","),
     "=": ("=", "="),
     "!": ("!", "!"),
+    "%": ("%", "%"),
+    "°": ("°", "°"),
     "|": ("|", "|"),
     "√": ("root", "2"),
     "∛": ("root", "3"),

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 from agent import wire
 from agent.calls.bounds import unsaid_bounds
+from agent.calls.closed_solve import closed_evaluation
+from agent.calls.degrees import in_degrees
 from agent.calls.grounding import ungrounded_reason
 from agent.calls.joint_solve import joint_note, joint_system
 from agent.calls.pending import PendingCall
@@ -56,12 +58,27 @@ class Facts:
 Guard = Callable[[PendingCall, Facts], None]
 
 
+def evaluate_closed_math(call: PendingCall, facts: Facts) -> None:
+    """A solve of math with no letter, id or relation (`gcd(84, 126)`) runs as `evaluate`
+    (`calls/closed_solve`): the tool would read it as `42 = 0`, never true. Stored so."""
+    if (evaluation := closed_evaluation(call.tool, call.arguments)) is not None:
+        call.recast("evaluate_closed_math", evaluation, "closed math evaluated")
+
+
 def say_once(call: PendingCall, facts: Facts) -> None:
     """What the call says twice or in the wrong field, said once where the tool reads it
     (`calls/said_once`): an integral written around an integral call's math, primes and an
     order, values given again as points. Stored so, the workspace names the result by what
     ran and the model reads back a clean call."""
     call.rewrite("say_once", said_once(call.tool, call.arguments, facts.workspace), "said once")
+
+
+def keep_the_persons_degrees(call: PendingCall, facts: Facts) -> None:
+    """A trigonometric function of a number the person wrote in degrees (`30 degrees`,
+    `30°`) takes it in degrees (`calls/degrees`): the tools read a bare number as radians.
+    Stored so."""
+    if (marked := in_degrees(call.arguments, facts.said)) is not None:
+        call.rewrite("keep_the_persons_degrees", marked, "the person's degrees kept")
 
 
 def count_the_persons_primes(call: PendingCall, facts: Facts) -> None:
@@ -164,7 +181,9 @@ def guards(fit_variable: bool) -> tuple[Guard, ...]:
     reads a calculus call's letter (`SmallModelAids.fit_variable`)."""
     letters = (fit_the_variable, refuse_another_letter) if fit_variable else ()
     return (
+        evaluate_closed_math,
         say_once,
+        keep_the_persons_degrees,
         count_the_persons_primes,
         use_the_math_roots_solve,
         leave_out_unsaid_bounds,

@@ -127,6 +127,12 @@ class PendingCall:
             self.step = with_fields(self.step, arguments)
             self.changes.append(Change(guard, what))
 
+    def recast(self, guard: str, step: Call, what: str) -> None:
+        """The call is another tool's now (stored so), as `as_run` makes a system of one
+        equation a solve."""
+        self.step = step
+        self.changes.append(Change(guard, what))
+
     def resolve(self, guard: str, arguments: dict[str, Any], what: str) -> None:
         """What the tools read of the call (the stored call keeps its ids)."""
         if arguments != (self.resolved if self.resolved is not None else self.arguments):

@@ -20,7 +20,8 @@ from agent.calls.field_words import echo_removed, words_refused
 from agent.workspace.math_values import same_math
 from agent.workspace.record import Item, Workspace
 from tools.errors import ToolError
-from tools.parsing import parse_expression, split_top_level
+from tools.parsing import parse_expression
+from tools.tokens import split_top_level
 
 # Fields that hold math, per tool (by its `tool` literal); a list of points (`at` of
 # `wire.POINT_LIST_TOOLS`) is read apart, and a list of math (a system's equations) item by item.

@@ -27,7 +27,8 @@ from agent.workspace.math_values import math_key
 from agent.workspace.record import Workspace, ids_in
 from tools.errors import ToolError
 from tools.operators import strip_integral
-from tools.parsing import parse_expression, split_top_level
+from tools.parsing import parse_expression
+from tools.tokens import split_top_level
 
 # A function's name alone, with its primes if any: `f`, `f(x)`, `f'''`, `h''(t)`.
 FUNCTION_ALONE = re.compile(r"\s*(?P<name>[^\W\d]\w*)(?P<primes>'*)\s*(?:\(\s*[^\W\d]\w*\s*\))?\s*")

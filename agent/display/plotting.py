@@ -29,7 +29,8 @@ from agent.display.pretty import pretty
 from agent.workspace.record import Item, Workspace
 from agent.workspace.results import CRITICAL_POINTS
 from tools.errors import ToolError
-from tools.parsing import parse, parse_expression, split_top_level
+from tools.parsing import parse, parse_expression
+from tools.tokens import split_top_level
 
 MAX_FUNCTIONS = 5
 SAMPLES = 400

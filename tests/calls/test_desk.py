@@ -30,7 +30,9 @@ def _facts(conversation: list[Message], runner: Any = run_tool) -> Facts:
 
 def test_the_guards_run_in_one_written_order() -> None:
     assert [g.__name__ for g in guards(fit_variable=True)] == [
+        "evaluate_closed_math",
         "say_once",
+        "keep_the_persons_degrees",
         "count_the_persons_primes",
         "use_the_math_roots_solve",
         "leave_out_unsaid_bounds",
@@ -42,7 +44,9 @@ def test_the_guards_run_in_one_written_order() -> None:
     ]
     # the letter guards are a small model's aid; the rest hold for every model
     assert [g.__name__ for g in guards(fit_variable=False)] == [
+        "evaluate_closed_math",
         "say_once",
+        "keep_the_persons_degrees",
         "count_the_persons_primes",
         "use_the_math_roots_solve",
         "leave_out_unsaid_bounds",
