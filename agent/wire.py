@@ -67,6 +67,14 @@ REPEATED_ERROR_REQUEST = (
 )
 
 
+# What the person reads instead of a tool's error repeated again after that request: the
+# error is written for the model (fields, ids), and the task stays open for their rephrasing.
+COULD_NOT_FINISH = (
+    "I could not work that out with the tools. Could you say it another way, or write out "
+    "the math you mean?"
+)
+
+
 # The sentences of the loop's own requests to the model (`without_requests`).
 _REQUEST_SENTENCES = tuple(
     sentence

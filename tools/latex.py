@@ -54,6 +54,8 @@ SYMBOLS = {
     "omega": "ω",
     "quad": " ",
     "qquad": " ",
+    "circ": "°",  # `30^\circ`: degrees (the `^` is dropped below)
+    "bmod": " mod ",
 }
 # Commands written as their name (functions) or dropped (spacing, sizing, wrappers).
 NAMED = {
@@ -99,11 +101,13 @@ _COMMAND = re.compile(r"\\([A-Za-z]+)")
 # Leibniz's derivative written as a fraction: `\frac{d}{dx}`, `\frac{d^2y}{dx^2}`.
 _LEIBNIZ_TOP = re.compile(r"d(?:\^\(?\d\)?|[²³])?[A-Za-z]?")
 _LEIBNIZ_BOTTOM = re.compile(r"d[A-Za-z](?:\^\(?\d\)?|[²³])?")
-_LATEX_HINT = re.compile(r"\\[A-Za-z(\[]|\^\{|_\{|\$\$")
+_LATEX_HINT = re.compile(r"\\[A-Za-z(\[%]|\^\{|_\{|\$\$")
 
 
 # Every command this module reads: what a JSON escape may have cut the backslash off.
-COMMANDS = frozenset(SYMBOLS) | NAMED | DROPPED | WRAPPERS | {"frac", "dfrac", "tfrac", "sqrt"}
+_FRACTIONS = {"frac", "dfrac", "tfrac"}
+_BINOMIALS = {"binom", "dbinom", "tbinom"}
+COMMANDS = frozenset(SYMBOLS) | NAMED | DROPPED | WRAPPERS | _FRACTIONS | _BINOMIALS | {"sqrt"}
 # A LaTeX command written in a JSON string with one backslash loses it to a JSON escape:
 # `\frac` arrives as a form feed and "rac", `\times` and `\theta` as a tab, `\beta` as a
 # backspace, `\right` and `\rho` as a carriage return, `\neq` and `\nabla` as a newline.
@@ -142,7 +146,7 @@ def _from_latex(text: str) -> str:
     text = _INLINE_DOLLARS.sub(r"\1", text)
     text = _DELIMITERS.sub("", text)
     text = _SPACING.sub(" ", text)
-    text = _rewrite(text)
+    text = _rewrite(text).replace("^(°)", "°").replace("^°", "°")
     text = re.sub(r"[ \t]{2,}", " ", text)
     return "\n".join(line.strip() for line in text.splitlines()).strip()
 
@@ -180,7 +184,11 @@ def _rewrite(text: str) -> str:
 
 
 def _command(name: str, text: str, i: int) -> tuple[str, int]:
-    if name in ("frac", "dfrac", "tfrac"):
+    if name in _BINOMIALS:
+        top, i = _argument(text, i)
+        bottom, i = _argument(text, i)
+        return f"binomial({top}, {bottom})", i
+    if name in _FRACTIONS:
         top, i = _argument(text, i)
         bottom, i = _argument(text, i)
         if _LEIBNIZ_TOP.fullmatch(top.replace(" ", "")) and _LEIBNIZ_BOTTOM.fullmatch(

@@ -20,6 +20,7 @@ from agent.calls.field_words import echo_removed, words_refused
 from agent.workspace.math_values import same_math
 from agent.workspace.record import Item, Workspace
 from tools.errors import ToolError
+from tools.implicit import is_implicit
 from tools.parsing import parse_expression
 from tools.tokens import split_top_level
 
@@ -443,12 +444,25 @@ def _field(
         value = alone
     elif (refused := words_refused(tool, name, value, arguments, workspace)) is not None:
         raise ReferenceProblem(refused)
+    if tool == "derivative" and name == "expression" and (curve := _curve(value, workspace)):
+        return curve
     if tool in ("evaluate", "extrema") and name == "expression":  # a list: each on its own
         parts = [p.strip() for p in split_top_level(value)] if "#" in value else [value]
         texts = [t for part in parts for t in resolve_math(part, workspace, each=True)]
     else:
         texts = resolve_math(value, workspace, equation=tool in EQUATION_TOOLS)
     return ", ".join(texts)
+
+
+def _curve(value: str, workspace: Workspace) -> str | None:
+    """`#1` alone in a derivative, #1 the equation of a curve (`x^2 + y^2 = 25`): that
+    equation as it is, which the tool differentiates implicitly (as `lhs - rhs`, y would be
+    a constant)."""
+    match = _ID.fullmatch(value.strip())
+    if match is None:
+        return None
+    item = _item(workspace, int(match.group(1)))
+    return item.body if item.kind == "equation" and is_implicit(item.body, None) else None
 
 
 def _closed(resolved: dict[str, Any]) -> bool:

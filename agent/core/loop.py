@@ -303,6 +303,9 @@ class Agent:
                     continue
                 if doubt is not None and (held := _held_to_tool(result.tool_runs)) is not None:
                     reply = reply.model_copy(update={"text": held})
+                elif doubt == wire.REPEATED_ERROR_REQUEST:  # asked, and it repeats it again
+                    could_not = {"text": wire.COULD_NOT_FINISH, "task_status": "PROCESSING"}
+                    reply = reply.model_copy(update=could_not)
                 if offer is not None and reply.task_status == "COMPLETED":
                     reply = reply.model_copy(update={"offer": offer})
                 self.session.append(reply)

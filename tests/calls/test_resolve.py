@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import sympy as sp
 
 import tools
 from agent.calls.resolve import ReferenceProblem, resolve_arguments
@@ -481,3 +482,16 @@ def test_a_definition_restated_beside_an_equation_on_it_is_dropped_from_a_system
         assert resolved == {"equations": ["-5*t**2 + 20*t + 1 = 21"]}
     kept = ["h(t) = -5t^2 + 20t + 1", "x + y = 3"]  # nothing else uses h: as before
     assert len(resolve_arguments("solve_system", {"equations": kept}, workspace)["equations"]) == 2
+
+
+def test_the_id_of_a_curve_alone_in_a_derivative_is_the_equation_as_written() -> None:
+    """`#1` of `x^2 + y^2 = 25` in a derivative: the curve, differentiated implicitly (as
+    `lhs - rhs`, y would be a constant); an equation in one letter is still `lhs - rhs`."""
+    curve = build([UserMessage(text="x^2 + y^2 = 25, find dy/dx")])
+    resolved = resolve_arguments("derivative", {"expression": "#1", "variable": "x"}, curve)
+    assert resolved["expression"] == curve.items[0].body
+    assert tools.derivative(resolved["expression"], "x").value == -sp.Symbol("x") / sp.Symbol("y")
+    one_letter = build([UserMessage(text="x^2 - 5x + 6 = 0; its derivative?")])
+    assert (
+        "=" not in resolve_arguments("derivative", {"expression": "#1"}, one_letter)["expression"]
+    )

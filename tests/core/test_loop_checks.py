@@ -5,6 +5,7 @@ Each reads math only, never the request's words."""
 
 from __future__ import annotations
 
+from agent import wire
 from agent.core.loop import Agent, SmallModelAids
 from agent.testing.in_process import InProcessModel
 from agent.testing.replies import derivative, done, evaluate, integral, solve, tool_call
@@ -243,7 +244,8 @@ def test_an_answer_that_repeats_a_tool_error_is_sent_back_once_to_fix_the_call()
     assert result.reply is not None and result.reply.text == "0 (#3)"
     assert "repeats the tool's error" in model.seen[-2][-1].content
     assert model.wanted[-3:] == ["any", "tool", "any"]
-    # asked once per turn: a second repetition stands (nothing succeeded to hold it to)
+    # asked once per turn: a second repetition gives way to a plain sentence that leaves the
+    # task open for the person's rephrasing (nothing succeeded to hold it to)
     model = InProcessModel(
         [
             solve("k^2 - 9 = 0"),
@@ -257,5 +259,6 @@ def test_an_answer_that_repeats_a_tool_error_is_sent_back_once_to_fix_the_call()
     agent = make_agent(model, aids=SmallModelAids(verify_answers=True))
     agent.run_turn("solve k^2 - 9 = 0")
     result = agent.run_turn("what do they add up to?")
-    assert result.reply is not None and result.reply.text.startswith("There is no #8")
+    assert result.reply is not None and result.reply.text == wire.COULD_NOT_FINISH
+    assert result.reply.task_status == "PROCESSING"
     assert model.wanted[-3:] == ["any", "tool", "any"]

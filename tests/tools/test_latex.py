@@ -93,6 +93,9 @@ def test_the_loop_shows_the_model_s_latex_as_math_not_a_broken_line() -> None:
         (r"x^{-1/2} \cdot \sqrt[3]{x+1}", "x^(-1/2) · ∛(x+1)", "(x + 1)**(1/3)/sqrt(x)"),
         (r"\left|x - 1\right| + \pi r^2", "|x - 1| + π r^2", "Abs(x - 1) + pi*r**2"),
         (r"\sin^2 x + \ln(x)", "sin^2 x + ln(x)", "sin(x)**2 + log(x)"),
+        (r"\sin(30^\circ) + \cos 60^{\circ}", "sin(30°) + cos 60°", "1"),
+        (r"\binom{10}{3} + 17 \bmod 5", "binomial(10, 3) + 17 mod 5", "122"),
+        (r"50\% \cdot 8", "50% · 8", "4"),
     ],
 )
 def test_pasted_latex_is_read_as_the_math_it_writes(pasted: str, plain: str, value: str) -> None:
