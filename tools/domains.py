@@ -16,6 +16,7 @@ listed root by root on a bounded domain and re-indexed from ``n = 0`` on a half-
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from tools.errors import ParseError, ToolError
-from tools.formatting import approximate, decimal, with_decimal
+from tools.formatting import approximate, decimal, in_degrees, with_decimal
 from tools.inequalities import (
     GREATER,
     LESS,
@@ -41,7 +42,7 @@ from tools.parsing import parse_expression, parse_name
 from tools.result import ToolResult
 from tools.solving import TOOL, is_real_number, read_equation, root_text, solve_equation
 from tools.tokens import _shown, split_top_level
-from tools.vocabulary import CONSTANTS
+from tools.vocabulary import ANGLE_IN_DEGREES, CONSTANTS
 
 #: Most roots of a general solution listed one by one on a bounded domain.
 MAX_LISTED = 50
@@ -313,7 +314,11 @@ def solve_in_domain(
     result = solve_equation(equation, name)
     if not result.ok or var is None:
         return result
-    return _restrict(result, var, where)
+    restricted = _restrict(result, var, where)
+    angles = in_degrees(var, restricted.value) if ANGLE_IN_DEGREES.search(str(domain)) else None
+    if angles is None:  # a domain written in degrees (`[0, 360°]`) is answered in them too
+        return restricted
+    return dataclasses.replace(restricted, text=f"{restricted.text}; in degrees: {angles}")
 
 
 def _restrict(result: ToolResult, var: sp.Symbol, domain: Domain) -> ToolResult:
@@ -421,9 +426,12 @@ def _restrict_families(
     label = domain.label(var)
     if domain.lower == -sp.oo and domain.upper == sp.oo:
         return ToolResult.success(TOOL, result.input, result.value, f"{result.text} (for {label})")
+    real = [f for f in families if is_real_number(f.subs(dict.fromkeys(_integer_symbols(f), 0)))]
+    if not real:  # `sin(x) = 2`: asin(2) is complex, so is every member
+        return ToolResult.success(TOOL, result.input, [], f"no real solution for {label}")
     listed: list[sp.Expr] = []
     shifted: list[sp.Expr] = []
-    for family in families:
+    for family in real:
         found = family_members(family, var, domain)
         if isinstance(found, list):
             listed.extend(found)

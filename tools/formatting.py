@@ -107,3 +107,16 @@ def tidy(value: sp.Expr) -> sp.Expr:
     except Exception:
         return value
     return simpler if sp.count_ops(simpler) < sp.count_ops(value) else value
+
+
+def in_degrees(var: sp.Symbol, roots: object) -> str | None:
+    """``x = 30°, x = 150°``: angles in radians as a person who wrote degrees reads them
+    (None when the roots are not a list of numbers)."""
+    if not isinstance(roots, list) or not roots or not all(r.is_number for r in roots):
+        return None
+    shown = []
+    for root in roots:
+        angle = sp.nsimplify(root * 180 / sp.pi)
+        exact_angle = angle.is_Rational and len(str(angle)) <= 12
+        shown.append(f"{var} = {angle}°" if exact_angle else f"{var} ≈ {decimal(angle)}°")
+    return ", ".join(shown)

@@ -67,6 +67,9 @@ def log_to_base(name: str) -> tuple[Callable[[sp.Expr], sp.Expr], int, int] | No
 
 #: A unit of angle written after a number (`30 degrees`): read as `30°`.
 DEGREE_WORDS = frozenset({"degrees", "degree", "deg"})
+_DEGREE_UNIT = "|".join(sorted(DEGREE_WORDS, key=len, reverse=True))
+#: A number with its unit of angle (`30°`, `30 °`, `30 degrees`); group 1 is the number.
+ANGLE_IN_DEGREES = re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:°|(?:{_DEGREE_UNIT})\b)")
 
 #: name -> (constructor, min args, max args). Only these names can be called.
 FUNCTIONS: dict[str, tuple[Callable[..., sp.Expr], int, int]] = {
@@ -121,17 +124,9 @@ FUNCTIONS: dict[str, tuple[Callable[..., sp.Expr], int, int]] = {
     "ceil": (sp.ceiling, 1, 1),
     "ceiling": (sp.ceiling, 1, 1),
     "factorial": (sp.factorial, 1, 1),
-    "binomial": (_binomial, 2, 2),
-    "choose": (_binomial, 2, 2),
-    "nCr": (_binomial, 2, 2),
-    "nPr": (_arrangements, 2, 2),
-    "comb": (_binomial, 2, 2),
-    "combinations": (_binomial, 2, 2),
-    "perm": (_arrangements, 2, 2),
-    "permutations": (_arrangements, 2, 2),
-    "gcd": (_gcd, 2, 20),
-    "hcf": (_gcd, 2, 20),
-    "gcf": (_gcd, 2, 20),
+    **dict.fromkeys(("binomial", "choose", "nCr", "comb", "combinations"), (_binomial, 2, 2)),
+    **dict.fromkeys(("nPr", "perm", "permutations"), (_arrangements, 2, 2)),
+    **dict.fromkeys(("gcd", "hcf", "gcf"), (_gcd, 2, 20)),
     "lcm": (_lcm, 2, 20),
     "mod": (sp.Mod, 2, 2),
     "gamma": (sp.gamma, 1, 1),

@@ -17,7 +17,7 @@ import sympy as sp
 from agent import wire
 from agent.workspace.capture import math_runs
 from agent.workspace.record import Workspace
-from tools.vocabulary import CONSTANTS, DEGREE_WORDS, FUNCTIONS, GREEK_NAMES
+from tools.vocabulary import ANGLE_IN_DEGREES, CONSTANTS, FUNCTIONS, GREEK_NAMES
 
 # The verb that asks for each tool's own operation. A model that echoes the request writes
 # it in a math field ("integrate h from 0 to 1" in an integral call): an instruction, never
@@ -49,9 +49,6 @@ OPERATION_WORDS = {
     "series": "series",
     "tangent": "tangent",
 }
-_DEGREES_AFTER_NUMBER = re.compile(
-    rf"(?<=[0-9)])\s*(?:{'|'.join(sorted(DEGREE_WORDS, key=len, reverse=True))})\b"
-)
 # Bounds of a definite integral said in words around the math: "from 0 to 1".
 _BOUND_WORDS = frozenset({"from"})
 
@@ -62,7 +59,7 @@ def english_words(text: str, workspace: Workspace) -> list[str]:
     product of letters."""
     known = set(FUNCTIONS) | set(CONSTANTS) | GREEK_NAMES | set(workspace.named)
     known |= set(wire.COMBINATIONS)
-    text = _DEGREES_AFTER_NUMBER.sub("°", text)  # `sin(30 degrees)`: an angle, read as 30°
+    text = ANGLE_IN_DEGREES.sub(r"\1°", text)  # `sin(30 degrees)`: an angle, read as 30°
     return [w for w in re.findall(r"[A-Za-z]{4,}", text) if w not in known]
 
 

@@ -46,3 +46,12 @@ def test_any_other_call_stands(fields: dict[str, str], said: str) -> None:
 def test_every_math_field_is_read() -> None:
     marked = in_degrees({"equation": "tan(x) = tan(45)", "variable": "x"}, "tan 45°?")
     assert marked == {"equation": "tan(x) = tan(45°)", "variable": "x"}
+
+
+def test_a_domain_the_person_bounded_in_degrees_is_solved_and_answered_in_degrees() -> None:
+    asked = "solve 2 sin x = 1 for x between 0 and 360 degrees"
+    call = PendingCall(as_step(tool_call("solve", equation="2sin(x) = 1", domain="[0, 360]")))
+    stored, ran = settle(call, _facts([UserMessage(text=asked)]), guards(fit_variable=True))
+    assert stored.arguments["domain"] == "[0, 360°]"
+    assert ran.ok and ran.values == ("pi/6", "5*pi/6")
+    assert ran.text.endswith("in degrees: x = 30°, x = 150°")

@@ -75,3 +75,24 @@ def test_degrees_are_not_read_away_from_a_number() -> None:
 def test_the_tools_answer_in_these_notations() -> None:
     assert tools.evaluate("sin(30 degrees)", []).text == "1/2 ≈ 0.5"
     assert tools.evaluate("10 choose 3", []).text == "120"
+
+
+@pytest.mark.parametrize(
+    ("equation", "domain", "said"),
+    [
+        ("2sin(x) = 1", "[0, 360°]", "in degrees: x = 30°, x = 150°"),
+        ("tan(x) = 1", "0 <= x < 360 degrees", "in degrees: x = 45°, x = 225°"),
+        ("cos(x) = 0.3", "[0°, 180°]", "in degrees: x ≈ 72.54°"),
+    ],
+)
+def test_a_domain_in_degrees_is_answered_in_degrees_too(
+    equation: str, domain: str, said: str
+) -> None:
+    result = tools.solve(equation, domain=domain)
+    assert result.ok and result.text.endswith(said)
+
+
+def test_a_periodic_equation_with_no_real_solution_on_a_domain_says_so() -> None:
+    result = tools.solve("sin(x) = 2", domain="[0, 2pi]")
+    assert result.ok and result.value == []
+    assert result.text == "no real solution for 0 <= x <= 2*pi"
