@@ -100,14 +100,12 @@ BOUNDED_TOOLS = ("integral", "extrema")
 
 
 def unsaid_bounds_note(bounds: list[str], tool: str = "integral") -> str:
-    """Appended to an integral or extremum run without the bounds the model made up."""
+    """Appended to an integral or extremum run without the bounds the model made up; an
+    answer quoting the result shows it to the person, so it speaks to them."""
     given = f"the bounds {', '.join(bounds)} were not given in this request"
     if tool == "extrema":
-        return f"{given}, so it is taken without a range; if the user wants one, ask them for it"
-    return (
-        f"{given}, so this is the antiderivative; if the user wants a definite integral, ask "
-        "them for the bounds"
-    )
+        return f"{given}, so it is taken without a range; say one to restrict it"
+    return f"{given}, so this is the antiderivative; say the bounds for a definite integral"
 
 
 # At most this much of the bad reply goes back to the model; an empty one is shown as this.

@@ -8,8 +8,9 @@ that rewrites, resolves, refuses or annotates a call lives here, around one reco
   object throughout), what the tools read of it, and what each guard changed and why;
 - `guards`: the named guards in their order (`guards()`, then `AFTER_RUN`), each a small
   function whose docstring says why it exists; `desk.settle` runs them, and the call;
-- the modules the guards call on: `said_once`, `bounds`, `unknowns`, `resolve` (with
-  `field_words`), `variable_fit`, `grounding`, `joint_solve`, `pointing`.
+- the modules the guards call on: `closed_math`, `said_once`, `degrees`, `person_primes`,
+  `solved_math`, `bounds`, `unknowns`, `resolve` (with `field_words`), `variable_fit`,
+  `grounding`, `joint_solve`, `pointing`.
 
 A reply that does not parse as any call is read before a call exists, inside the model's one
 repair round (`agent.llm.salvage`), and is not here. Nothing here reads English to decide a

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from agent import wire
 from agent.calls.bounds import unsaid_bounds
-from agent.calls.closed_solve import closed_evaluation
+from agent.calls.closed_math import closed_evaluation
 from agent.calls.degrees import in_degrees
 from agent.calls.grounding import ungrounded_reason
 from agent.calls.joint_solve import joint_note, joint_system
@@ -59,8 +59,9 @@ Guard = Callable[[PendingCall, Facts], None]
 
 
 def evaluate_closed_math(call: PendingCall, facts: Facts) -> None:
-    """A solve of math with no letter, id or relation (`gcd(84, 126)`) runs as `evaluate`
-    (`calls/closed_solve`): the tool would read it as `42 = 0`, never true. Stored so."""
+    """A solve, extremum or limit of math with no letter, id or relation (`gcd(84, 126)`)
+    runs as `evaluate` (`calls/closed_math`): solve would read it as `42 = 0`, never true.
+    Stored so."""
     if (evaluation := closed_evaluation(call.tool, call.arguments)) is not None:
         call.recast("evaluate_closed_math", evaluation, "closed math evaluated")
 

@@ -2,7 +2,8 @@
 
 Why lexical and not linguistic: which words are English is not decided by a list of phrases
 but by what the parser can read. A word is math when it holds a digit, an operator, a bracket
-or a math symbol, or when it is a single letter or a name the parser knows (sin, sqrt, pi);
+or a math symbol, or when it is a single letter, a name the parser knows (sin, sqrt, pi) or
+two letters an operator stands beside (`xy` in `x^2 + xy + y^2`);
 a word of letters stays a word inside brackets ("(metres,"). Maximal runs of such words are
 parsed, without the units written after their numbers or in brackets after them
 (`agent.workspace.units`: `52 cm²` is a measurement, not `52*c*m^2`); Leibniz's `dy/dx` and
@@ -23,7 +24,7 @@ from typing import Literal
 
 import sympy as sp
 
-from agent.workspace.units import without_units
+from agent.workspace.units import SYMBOLS, without_units
 from tools.errors import ToolError
 from tools.inequalities import RELATION, written
 from tools.parsing import parse
@@ -34,6 +35,9 @@ CapturedKind = Literal["equation", "expression", "function", "inequality"]
 # Characters that make a word math: digits, operators, relations, brackets, powers, roots, pi.
 _MATH_CHARS = re.compile(r"[\d+\-*/^=<>≤≥()²³⁴⁵⁶⁷⁸⁹√π·×−]")
 _WORD = re.compile(r"\S+")
+# Operators a word of letters may stand beside as a factor; those that never start a number.
+_OPERATORS = frozenset("+-*/^=<>−")
+_AFTER_A_FACTOR = frozenset("*/^=<>")
 # Punctuation that ends a sentence or a clause, stripped from the edges of a run.
 _EDGE = ",;:?!\"'“”"
 _DEFINITION_HEAD = re.compile(
@@ -84,13 +88,25 @@ def _is_math_word(word: str) -> bool:
     return core in FUNCTIONS or core in CONSTANTS
 
 
+def _between_operators(words: list[str], i: int) -> bool:
+    """A two-letter word an operator stands beside (`x^2 + xy + y^2`, `ab = 4`): a product of
+    two letters, not an English word (those stand between words and numbers)."""
+    word = words[i].strip(_EDGE)
+    if len(word) != 2 or not word.isalpha() or word in SYMBOLS:
+        return False
+    before = words[i - 1] if i > 0 else ""
+    after = words[i + 1] if i + 1 < len(words) else ""
+    # a sign glued to what follows (`is -5t^2`) is not an operator beside the word
+    return before[-1:] in _OPERATORS or after in _OPERATORS or after[:1] in _AFTER_A_FACTOR
+
+
 def math_runs(text: str) -> list[str]:
     """Maximal runs of math words, cut at the end of a sentence."""
     runs: list[str] = []
     current: list[str] = []
-    for match in _WORD.finditer(text):
-        word = match.group(0)
-        if _is_math_word(word):
+    words = _WORD.findall(text)
+    for i, word in enumerate(words):
+        if _is_math_word(word) or _between_operators(words, i):
             current.append(word)
             ends_sentence = word.endswith((".", "?", "!", ";")) and not re.search(r"\d\.$", word)
             if ends_sentence or word.endswith((",", ":")):

@@ -108,8 +108,8 @@ def test_a_note_said_only_when_the_tool_ran() -> None:
     call = PendingCall(as_step(integral("x^2", "0", "1")))
     _stored, ran = settle(call, facts, guards(fit_variable=True))
     assert ran.ok and ran.text.endswith(
-        "(the bounds 0, 1 were not given in this request, so this is the antiderivative; if "
-        "the user wants a definite integral, ask them for the bounds)"
+        "(the bounds 0, 1 were not given in this request, so this is the antiderivative; say "
+        "the bounds for a definite integral)"
     )
     call = PendingCall(as_step(integral("x^+", "0", "1")))
     _stored, ran = settle(call, facts, guards(fit_variable=True))

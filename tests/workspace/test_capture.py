@@ -16,6 +16,9 @@ from agent.workspace.capture import Captured, capture
         ("Find the derivative of: 2*x^2 + 4*x - 6", [Captured("expression", "2*x**2 + 4*x - 6")]),
         ("differentiate sin(x)*x^2 wrt x", [Captured("expression", "x**2*sin(x)")]),
         ("solve 2(x+1) = 8", [Captured("equation", "2*x + 2 = 8")]),
+        # two letters beside an operator are a product, not a word
+        ("find dy/dx if x^2 + xy + y^2 = 7", [Captured("equation", "x**2 + x*y + y**2 = 7")]),
+        ("solve ab + 2 = 0 for a", [Captured("equation", "a*b + 2 = 0")]),
     ],
 )
 def test_equations_and_expressions_in_a_sentence(text: str, expected: list[Captured]) -> None:
@@ -31,6 +34,7 @@ def test_equations_and_expressions_in_a_sentence(text: str, expected: list[Captu
         "plug the largest root of the first equation into the last polynomial",
         "what's 3*4 - 7?",  # arithmetic: its result becomes an item when a tool computes it
         "the second one, please",
+        "go to x = 3 if it is at most 5",  # two-letter words beside numbers and letters
     ],
 )
 def test_prose_points_and_bare_numbers_are_not_items(text: str) -> None:

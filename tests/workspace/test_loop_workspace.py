@@ -143,8 +143,8 @@ def test_integral_bounds_nobody_gave_run_as_the_antiderivative_with_a_note() -> 
     ((call, antiderivative),) = turn.tool_runs
     assert call.arguments["lower"] is None and call.arguments["upper"] is None
     assert antiderivative.ok and antiderivative.text.endswith(
-        "(the bounds 0, 1 were not given in this request, so this is the antiderivative; if "
-        "the user wants a definite integral, ask them for the bounds)"
+        "(the bounds 0, 1 were not given in this request, so this is the antiderivative; say "
+        "the bounds for a definite integral)"
     )
     assert build(agent.session.conversation()).items[-1].origin == "antiderivative of #2"
     assert turn.reply is not None and turn.reply.task_status == "PROCESSING"
@@ -173,7 +173,7 @@ def test_an_extremum_of_roots_drops_bounds_the_person_never_gave_even_a_results(
     assert smallest.ok and smallest.values == ("-3",)
     assert smallest.text.endswith(
         "(the bounds 1, 4 were not given in this request, so it is taken without a range; "
-        "if the user wants one, ask them for it)"
+        "say one to restrict it)"
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.calls.closed_solve import closed_evaluation
+from agent.calls.closed_math import closed_evaluation
 from agent.calls.desk import settle
 from agent.calls.guards import guards
 from agent.calls.pending import PendingCall
@@ -46,5 +46,26 @@ def test_any_other_solve_stands(fields: dict[str, str]) -> None:
     assert closed_evaluation("solve", fields) is None
 
 
-def test_only_solve_is_recast() -> None:
-    assert closed_evaluation("derivative", {"equation": "42"}) is None
+@pytest.mark.parametrize(
+    ("tool", "fields"),
+    [
+        ("extrema", {"expression": "binomial(6, 2)", "variable": "n"}),
+        ("limit", {"expression": "lcm(12, 18, 30)", "to": "oo"}),
+    ],
+)
+def test_an_extremum_or_limit_of_closed_math_is_its_value(tool: str, fields: dict) -> None:
+    recast = closed_evaluation(tool, fields)
+    assert recast is not None and recast.expression == fields["expression"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "fields"),
+    [
+        ("derivative", {"expression": "42"}),  # the derivative of a constant is 0
+        ("integral", {"expression": "3", "lower": "0", "upper": "2"}),  # an area
+        ("extrema", {"expression": "5", "lower": "0", "upper": "1"}),
+        ("limit", {"expression": "1/x", "to": "0"}),
+    ],
+)
+def test_tools_that_mean_something_on_a_constant_are_not_recast(tool: str, fields: dict) -> None:
+    assert closed_evaluation(tool, fields) is None
