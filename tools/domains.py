@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from tools.errors import ParseError, ToolError
-from tools.formatting import approximate, decimal, in_degrees, with_decimal
+from tools.formatting import approximate, decimal, degrees_text, with_decimal
 from tools.inequalities import (
     GREATER,
     LESS,
@@ -315,7 +315,7 @@ def solve_in_domain(
     if not result.ok or var is None:
         return result
     restricted = _restrict(result, var, where)
-    angles = in_degrees(var, restricted.value) if ANGLE_IN_DEGREES.search(str(domain)) else None
+    angles = degrees_text(var, restricted.value) if ANGLE_IN_DEGREES.search(str(domain)) else None
     if angles is None:  # a domain written in degrees (`[0, 360°]`) is answered in them too
         return restricted
     return dataclasses.replace(restricted, text=f"{restricted.text}; in degrees: {angles}")

@@ -109,7 +109,7 @@ def tidy(value: sp.Expr) -> sp.Expr:
     return simpler if sp.count_ops(simpler) < sp.count_ops(value) else value
 
 
-def in_degrees(var: sp.Symbol, roots: object) -> str | None:
+def degrees_text(var: sp.Symbol, roots: object) -> str | None:
     """``x = 30°, x = 150°``: angles in radians as a person who wrote degrees reads them
     (None when the roots are not a list of numbers)."""
     if not isinstance(roots, list) or not roots or not all(r.is_number for r in roots):

@@ -5,9 +5,8 @@ Why: "sin of 30 degrees?" or "a ramp inclined at 15°" reaches a small model's c
 person wrote with a degree sign or word (`30°`, `30 degrees`, `30 deg`), standing alone as
 the argument of a trigonometric function in the call, is that angle: the call says `sin(30°)`;
 so is a bound of a solve's domain (`[0, 360]` for "between 0 and 360 degrees"), which the
-tool then answers in degrees too.
-Only notation is read: a number and its unit in the person's words, a function's argument in
-the call.
+tool then answers in degrees too. Only notation is read: a number and its unit in the
+person's words, a function's argument or a bound in the call.
 """
 
 from __future__ import annotations
