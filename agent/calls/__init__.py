@@ -8,7 +8,7 @@ that rewrites, resolves, refuses or annotates a call lives here, around one reco
   object throughout), what the tools read of it, and what each guard changed and why;
 - `guards`: the named guards in their order (`guards()`, then `AFTER_RUN`), each a small
   function whose docstring says why it exists; `desk.settle` runs them, and the call;
-- the modules the guards call on: `closed_math`, `said_once`, `degrees`, `person_primes`,
+- the modules the guards call on: `closed_math`, `said_once`, `degrees`, `curve`, `person_primes`,
   `solved_math`, `bounds`, `unknowns`, `resolve` (with `field_words`), `variable_fit`,
   `grounding`, `joint_solve`, `pointing`.
 

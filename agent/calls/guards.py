@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from agent import wire
 from agent.calls.bounds import unsaid_bounds
 from agent.calls.closed_math import closed_evaluation
+from agent.calls.curve import along_the_curve
 from agent.calls.degrees import in_degrees
 from agent.calls.grounding import ungrounded_reason
 from agent.calls.joint_solve import joint_note, joint_system
@@ -80,6 +81,14 @@ def keep_the_persons_degrees(call: PendingCall, facts: Facts) -> None:
     Stored so."""
     if (marked := in_degrees(call.arguments, facts.said)) is not None:
         call.rewrite("keep_the_persons_degrees", marked, "the person's degrees kept")
+
+
+def differentiate_along_the_curve(call: PendingCall, facts: Facts) -> None:
+    """A derivative in x of one side of the person's curve, where they wrote `dy/dx`, is taken
+    along the curve (`calls/curve`): with `= 7` dropped, the tool held y constant. Stored so."""
+    along = along_the_curve(call.tool, call.arguments, facts.message, facts.workspace)
+    if along is not None:
+        call.rewrite("differentiate_along_the_curve", along, "taken along the person's curve")
 
 
 def count_the_persons_primes(call: PendingCall, facts: Facts) -> None:
@@ -185,6 +194,7 @@ def guards(fit_variable: bool) -> tuple[Guard, ...]:
         evaluate_closed_math,
         say_once,
         keep_the_persons_degrees,
+        differentiate_along_the_curve,
         count_the_persons_primes,
         use_the_math_roots_solve,
         leave_out_unsaid_bounds,
