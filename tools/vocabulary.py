@@ -31,24 +31,24 @@ def _lcm(*args: sp.Expr) -> sp.Expr:
     return functools.reduce(sp.lcm, args)
 
 
-def _check_choice(n: sp.Expr, k: sp.Expr, name: str) -> None:
-    """Bounded like a factorial, before SymPy builds the number."""
-    if n.is_Integer and k.is_Integer and min(k, n - k) > limits.MAX_FACTORIAL:
+def _check_choice(factors: sp.Expr, n: sp.Expr, k: sp.Expr, name: str) -> None:
+    """Bounded like a factorial (the number of factors it multiplies), before it is built."""
+    if n.is_Integer and k.is_Integer and factors > limits.MAX_FACTORIAL:
         raise LimitError(
-            f"{name}(n, k) is limited to k or n - k up to {limits.MAX_FACTORIAL}: "
+            f"{name}(n, k) multiplies at most {limits.MAX_FACTORIAL} factors: "
             f"{name}({n}, {k}) is too large."
         )
 
 
 def _binomial(n: sp.Expr, k: sp.Expr) -> sp.Expr:
     """``binomial(n, k)``, "n choose k": the ways to choose k of n."""
-    _check_choice(n, k, "binomial")
+    _check_choice(min(k, n - k) if n.is_Integer and k.is_Integer else 0, n, k, "binomial")
     return sp.binomial(n, k)
 
 
 def _arrangements(n: sp.Expr, k: sp.Expr) -> sp.Expr:
     """``nPr(n, k)`` = n!/(n - k)!: the ways to arrange k of n."""
-    _check_choice(n, k, "nPr")
+    _check_choice(k if k.is_Integer else 0, n, k, "nPr")
     return sp.ff(n, k)
 
 
