@@ -100,10 +100,6 @@ class Parsed:
         return self.rhs is not None
 
 
-# What a factor can start with: after `%` it makes `%` a remainder (`17 % 5`), not a percent.
-_OPERANDS = frozenset({"num", "name", "const", "func", "(", "root", "|"})
-
-
 class _Parser:
     """Recursive descent over the token list; builds SymPy objects as it goes."""
 
@@ -188,7 +184,7 @@ class _Parser:
                 right = self.unary()
                 value = value * right if token.value == "*" else value / right
             elif token.kind == "%" or (token.kind == "func" and token.value in INFIX_FUNCTIONS):
-                self.take()  # `17 % 5` (as code writes a remainder), `7 mod 3`, `10 choose 3`
+                self.take()  # `17 % 5` (a number after %, as code writes a remainder), `7 mod 3`
                 name = "mod" if token.kind == "%" else str(token.value)
                 value = self.call(name, token, [value, self.unary()])
             elif self.starts_implicit_factor(token):
@@ -227,7 +223,7 @@ class _Parser:
             if token.kind == "!":
                 self.take()
                 value = self.make_factorial(value, sp.factorial)
-            elif token.kind == "°" or (token.kind == "%" and self.peek(1).kind not in _OPERANDS):
+            elif token.kind == "°" or (token.kind == "%" and self.peek(1).kind != "num"):
                 value = value * sp.pi / 180 if self.take().kind == "°" else value / 100  # 30°, 15%
             elif token.kind == "sup":
                 self.take()

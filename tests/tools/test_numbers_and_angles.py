@@ -27,6 +27,7 @@ from tools.parsing import parse_expression
         ("2*17 mod 5", 4),  # between two factors, as * and / are
         ("17 % 5", 2),  # `%` before a number: a remainder, as code writes it
         ("x % 2", sp.Mod(sp.Symbol("x"), 2)),
+        ("15% x", sp.Rational(3, 20) * sp.Symbol("x")),  # no number after it: a percent
         ("combinations(10, 3)", 120),
         ("permutations(5, 2)", 20),
         ("10 choose 3", 120),
