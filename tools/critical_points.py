@@ -14,9 +14,10 @@ from sympy.calculus.util import continuous_domain
 
 from tools.domains import Domain, family_members
 from tools.errors import ToolError
+from tools.extraneous import is_real_number
 from tools.formatting import approximate, tidy, with_decimal
 from tools.inputs import as_real, names_of, one_point, read_point, read_univariate, short
-from tools.solving import general_family, is_real_number, sort_values
+from tools.solving import general_family, sort_values
 
 TOOL = "extrema"
 

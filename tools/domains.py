@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from tools.errors import ParseError, ToolError
+from tools.extraneous import is_real_number
 from tools.formatting import approximate, decimal, degrees_text, with_decimal
 from tools.inequalities import (
     GREATER,
@@ -40,7 +41,7 @@ from tools.intervals import bounds_text
 from tools.latex import plain_math
 from tools.parsing import parse_expression, parse_name
 from tools.result import ToolResult
-from tools.solving import TOOL, is_real_number, read_equation, root_text, solve_equation
+from tools.solving import TOOL, read_equation, root_text, solve_equation
 from tools.tokens import _shown, split_top_level
 from tools.vocabulary import ANGLE_IN_DEGREES, CONSTANTS
 

@@ -7,6 +7,7 @@ real number) and ``sin(2)`` (``asin`` never reaches 2). Every real candidate is 
 way that person would: each function and even root in the equation must be a real number
 there, and the two sides must agree. An odd root of a negative number is the real root
 (``cbrt(-8) = -2``), as the parser reads it. A candidate the check cannot decide is kept.
+Whether a value is real (`is_real_number`) is decided here for every tool.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def extraneous_reason(expr: sp.Expr, var: sp.Symbol, root: sp.Expr) -> str | Non
         for part in sp.preorder_traversal(real):
             if part is real or not part.has(var) or not _may_leave_the_reals(part):
                 continue
-            if not _real(part.xreplace({var: root})):
+            if not is_real_number(part.xreplace({var: root})):
                 return f"{sp.sstr(_at(part, var, root))} is not a real number"
         difference = real.xreplace({var: root})
         if not _zero(difference, real, var, root):
@@ -80,7 +81,8 @@ def _with_real_odd_roots(expr: sp.Expr) -> sp.Expr:
     return expr.replace(odd_root, real_root)
 
 
-def _real(value: sp.Expr) -> bool:
+def is_real_number(value: sp.Expr) -> bool:
+    """Real by SymPy's assumptions, else by its value (an imaginary part within rounding)."""
     if value.is_real is not None:
         return bool(value.is_real)
     approx = complex(approximate(value, _DIGITS))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from tools.errors import ToolError
-from tools.extraneous import split_extraneous
+from tools.extraneous import is_real_number, split_extraneous
 from tools.formatting import approximate, with_decimal
 from tools.inputs import choose_variable, keep, names_of, read_variable
 from tools.parsing import parse
@@ -167,13 +167,6 @@ def real_form(root: sp.Expr) -> sp.Expr:
     except Exception:
         return root
     return nicer if not nicer.has(sp.I) else root
-
-
-def is_real_number(value: sp.Expr) -> bool:
-    if value.is_real is not None:
-        return bool(value.is_real)
-    approx = complex(approximate(value, 30))
-    return abs(approx.imag) <= 1e-20 * max(1.0, abs(approx.real))
 
 
 def _is_zero(value: sp.Expr) -> bool:

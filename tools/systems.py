@@ -22,12 +22,12 @@ from dataclasses import dataclass
 import sympy as sp
 
 from tools.errors import ParseError, ToolError
+from tools.extraneous import is_real_number
 from tools.formatting import approximate, with_decimal
 from tools.inequalities import RELATION
 from tools.inputs import names_of, read_variable, short
 from tools.parsing import parse, parse_expression
 from tools.result import ToolResult
-from tools.solving import is_real_number
 from tools.system_definitions import read_system
 from tools.tokens import split_top_level
 
