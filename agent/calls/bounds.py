@@ -1,4 +1,4 @@
-"""An integral's or an extremum's bounds that nobody gave, left out with a note saying so.
+"""An integral's or an extremum's bounds held to the ones the person gave.
 
 Why: a small model asked "integrate this" for a function, or for its greatest value, often
 adds bounds of its own (0 and 1, or a result's numbers): the tool then answers a definite
@@ -7,6 +7,11 @@ did not write in this task (in digits or as a number word) and that no result ho
 left out: the integral runs as the antiderivative, the extremum without a range, and the
 result says so. For the extreme of several values (`#N` of roots) a result's number is no
 excuse: no one bounds roots by other roots. Only numbers are compared, never words' meaning.
+
+The other way round, the model drops bounds the person wrote ("the area under y = x^2 + 1
+from x = 0 to x = 3" sent with no bounds answers an antiderivative): when the person's words
+in this task write exactly one interval in a notation people use for one (`from a to b`,
+`between a and b`, `[a, b]`, `a <= x <= b`), a call with no bounds takes that interval.
 """
 
 from __future__ import annotations
@@ -42,6 +47,24 @@ _NUMBER_WORDS = {
     )
 }
 _CLEARED = {"lower": None, "upper": None}
+
+# A bound as people write one: `3`, `-1.5`, `1/2`, `pi`, `2pi`, `π/2`, `-2*pi`.
+_END = r"-?\s*(?:\d+(?:\.\d+)?\s*\*?\s*)?(?:pi|π)(?:\s*/\s*\d+)?|-?\s*\d+(?:\.\d+)?(?:\s*/\s*\d+)?"
+# The notations of one interval, each naming its ends `a` and `b`.
+_INTERVALS = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # from 0 to 3, between x = 0 and x = 3, from t=1 until t=4
+        rf"\b(?:from|between)\s+(?:(?P<v>[a-z])\s*=\s*)?(?P<a>{_END})\s+(?:to|and|until)\s+"
+        rf"(?:(?P=v)\s*=\s*)?(?P<b>{_END})(?![\w.])",
+        # x = 0 to x = 3
+        rf"\b(?P<v>[a-z])\s*=\s*(?P<a>{_END})\s+to\s+(?P=v)\s*=\s*(?P<b>{_END})(?![\w.])",
+        # [0, 3]
+        rf"\[\s*(?P<a>{_END})\s*,\s*(?P<b>{_END})\s*\]",
+        # 0 <= x <= 3, 0 ≤ t ≤ 3
+        rf"(?<![\w.])(?P<a>{_END})\s*(?:<=|≤|<)\s*[a-z]\s*(?:<=|≤|<)\s*(?P<b>{_END})(?![\w.])",
+    )
+)
 
 
 def _numerals(text: str) -> str:
@@ -83,3 +106,32 @@ def unsaid_bounds(
     if not unsaid or not all(is_number(b) for b in bounds):
         return None  # a bound that is no number: the tool says why
     return {**arguments, **_CLEARED}, wire.unsaid_bounds_note(unsaid, tool)
+
+
+def persons_interval(said: str) -> tuple[str, str] | None:
+    """The one interval the person's words write (its ends as written, spaces dropped); None
+    when they write none, or several different ones."""
+    text = _numerals(said).replace("−", "-")
+    found = {
+        (m["a"].replace(" ", ""), m["b"].replace(" ", ""))
+        for pattern in _INTERVALS
+        for m in pattern.finditer(text)
+    }
+    ends = [pair for pair in found if all(is_number(end) for end in pair)]
+    return ends[0] if len(ends) == 1 and len(found) == 1 else None
+
+
+def dropped_bounds(
+    tool: str, arguments: dict[str, Any], said: str, workspace: Workspace
+) -> dict[str, Any] | None:
+    """The call's arguments with the one interval the person wrote as its bounds, where the
+    call gave none; None when it gave some, or the person wrote no single interval. The
+    extreme of several values (`max` of roots) takes none: roots are not bounded."""
+    if tool not in wire.BOUNDED_TOOLS or any(arguments.get(k) for k in ("lower", "upper")):
+        return None
+    cited = workspace.cited_alone(str(arguments.get("expression") or ""))
+    if tool == "extrema" and cited is not None and len(cited.values) > 1:
+        return None
+    if (interval := persons_interval(said)) is None:
+        return None
+    return {**arguments, "lower": interval[0], "upper": interval[1]}

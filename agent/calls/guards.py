@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from agent import wire
-from agent.calls.bounds import unsaid_bounds
+from agent.calls.bounds import dropped_bounds, unsaid_bounds
 from agent.calls.closed_math import closed_evaluation
 from agent.calls.curve import along_the_curve
 from agent.calls.degrees import in_degrees
@@ -105,6 +105,16 @@ def use_the_math_roots_solve(call: PendingCall, facts: Facts) -> None:
     roots named the equation. Stored so, the result's line says what ran."""
     rewritten = solved_math(call.tool, call.arguments, facts.workspace)
     call.rewrite("use_the_math_roots_solve", rewritten, "the math the roots solve")
+
+
+def keep_the_persons_interval(call: PendingCall, facts: Facts) -> None:
+    """An integral or an extremum with no bounds, where the person wrote one interval in this
+    task (`from 0 to 3`, `[0, 3]`), takes that interval (`calls/bounds`): the model dropped
+    it, and the tool would answer an antiderivative. Stored so."""
+    if (
+        bounded := dropped_bounds(call.tool, call.arguments, facts.said, facts.workspace)
+    ) is not None:
+        call.rewrite("keep_the_persons_interval", bounded, "the person's interval kept")
 
 
 def leave_out_unsaid_bounds(call: PendingCall, facts: Facts) -> None:
@@ -197,6 +207,7 @@ def guards(fit_variable: bool) -> tuple[Guard, ...]:
         differentiate_along_the_curve,
         count_the_persons_primes,
         use_the_math_roots_solve,
+        keep_the_persons_interval,
         leave_out_unsaid_bounds,
         refuse_a_unit_or_no_unknown,
         resolve_references,

@@ -12,7 +12,9 @@ what ran. Each reads math and fields, never the request's words:
 - a function's value with its point written twice (`q(-3)` at `k = -3`), or the function
   named twice (`q(#3)` at a point, #3 being q or q's roots), is q at that point;
 - a math field that also says the tool's own operation and bounds its other fields hold
-  ("integrate h from 0 to 1") holds the math alone (`h`).
+  ("integrate h from 0 to 1") holds the math alone (`h`);
+- an expression begun with a word and `=` (`area = ∫ (x^2 + 1) dx`) is the math after it:
+  the word names the result, and an expression tool reads no equation.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.calls.field_words import echo_removed
+from agent.calls.field_words import echo_removed, english_words
 from agent.calls.pointing import values_item
-from agent.calls.resolve import MATH_FIELDS
+from agent.calls.resolve import EQUATION_TOOLS, MATH_FIELDS
 from agent.workspace.math_values import math_key
 from agent.workspace.record import Workspace, ids_in
 from tools.errors import ToolError
@@ -36,18 +38,37 @@ FUNCTION_ALONE = re.compile(r"\s*(?P<name>[^\W\d]\w*)(?P<primes>'*)\s*(?:\(\s*[^
 # A function's name applied: `q(-3)`, `f'(#2)`.
 _APPLIED = re.compile(r"\s*(?P<name>[^\W\d]\w*)(?P<primes>'*)\s*\((?P<args>.*)\)\s*", re.S)
 
+# Words and `=` before an expression's math: `area = ...`, `total cost = ...`.
+_LABEL = re.compile(r"\s*(?P<label>[A-Za-z][A-Za-z ]*?)\s*=(?!=)\s*(?P<math>[^=<>≤≥]+)")
+
 # An id, or a combination of one (`sum(#2)`), as it stands in an expression.
 _ID_OR_COMBINATION = re.compile(r"\b[A-Za-z]+\s*\(\s*#\d+\s*\)|#\d+(?:\[-?\d+\])?")
 
 
 def said_once(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
     """The call's arguments with each thing said once (an equal dict when nothing was)."""
+    arguments = _label_dropped(tool, arguments, workspace)
     arguments = _operation_said_once(tool, bounds_in_fields(tool, arguments), workspace)
     if tool == "derivative":
         arguments = _primes_as_order(arguments, workspace)
     if tool == "evaluate":
         arguments = _point_said_once(_values_given_again(arguments, workspace), workspace)
     return arguments
+
+
+def _label_dropped(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
+    """An expression begun with English words and `=` (`area = ∫ (x^2 + 1) dx`) holds the
+    math after them; a letter or a name the chat gave (`v = ...`) is not such a word."""
+    value = arguments.get("expression")
+    if tool in EQUATION_TOOLS or not isinstance(value, str):
+        return arguments
+    match = _LABEL.fullmatch(value)
+    words = match["label"].split() if match is not None else []
+    if not words or any(len(w) < 2 or w in workspace.named for w in words):
+        return arguments  # a letter (`integrate h from t = 0`) or a name is math
+    if not english_words(match["label"], workspace):
+        return arguments
+    return {**arguments, "expression": match["math"].strip()}
 
 
 def _operation_said_once(

@@ -1,0 +1,105 @@
+"""The interval the person wrote is kept where the model dropped it; a name before an
+expression's math is not math."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agent.calls.bounds import dropped_bounds, persons_interval
+from agent.calls.desk import settle
+from agent.calls.guards import guards
+from agent.calls.pending import PendingCall
+from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
+from agent.testing.replies import as_step, tool_call
+from agent.workspace.building import build
+from tests.calls.test_desk import _facts
+
+
+def _run(conversation: list[Message], tool: str, **fields: Any) -> tuple[dict[str, Any], str]:
+    call = PendingCall(as_step(tool_call(tool, **fields)))
+    stored, ran = settle(call, _facts(conversation), guards(fit_variable=True))
+    assert ran.ok, ran.text
+    return stored.arguments, ran.text
+
+
+@pytest.mark.parametrize(
+    ("said", "interval"),
+    [
+        ("the area under y = x^2 + 1 from x = 0 to x = 3", ("0", "3")),
+        ("integrate it between -1 and 2.5, please", ("-1", "2.5")),
+        ("its greatest value on [0, 2pi]", ("0", "2pi")),
+        ("for 1 <= q <= 67", ("1", "67")),
+        ("from t = 1 until t = 4", ("1", "4")),
+        ("from zero to two", ("0", "2")),
+        ("what is x = 1 to x = π/2 of it", ("1", "π/2")),
+        ("integrate x^2", None),
+        ("from 0 to 1 and from 1 to 2", None),  # two intervals: which one is not for code
+        ("between f and g", None),  # ends that are no numbers
+    ],
+)
+def test_the_one_interval_a_person_writes_is_read(
+    said: str, interval: tuple[str, str] | None
+) -> None:
+    assert persons_interval(said) == interval
+
+
+def test_an_integral_that_dropped_the_persons_bounds_takes_them() -> None:
+    said = [UserMessage(text="the area under y = x^2 + 1 from x = 0 to x = 3")]
+    arguments, text = _run(said, "integral", expression="x^2 + 1", variable="x")
+    assert (arguments["lower"], arguments["upper"]) == ("0", "3")  # stored as it ran
+    assert text.endswith("= 12")
+
+
+def test_an_extremum_that_dropped_the_persons_range_takes_it() -> None:
+    said = [UserMessage(text="the largest value of f(x) = x^3 - 3x on [-2, 3]?")]
+    _arguments, text = _run(said, "extrema", expression="f", kind="max")
+    assert text == "on [-2, 3]: maximum 18 at x = 3"
+
+
+def test_an_antiderivative_nobody_bounded_stays_one() -> None:
+    conversation: list[Message] = [
+        UserMessage(text="integrate x^2 from 0 to 1"),
+        AssistantMessage(text="1/3", task_status="COMPLETED"),
+        UserMessage(text="now an antiderivative of x^3"),  # a new task: no interval in it
+    ]
+    arguments, text = _run(conversation, "integral", expression="x^3")
+    assert arguments["lower"] is None and text.endswith("+ C")
+
+
+def test_the_largest_of_several_roots_is_not_bounded_by_the_interval() -> None:
+    said = "solve x^2 - 5x + 6 = 0 on [0, 10] and give the larger root"
+    workspace = build(
+        [
+            UserMessage(text=said),
+            ToolCall(call_id="#2", tool="solve", arguments={"equation": "#1"}),
+            ToolResultMessage(
+                call_id="#2",
+                tool="solve",
+                ok=True,
+                text="x = 2, x = 3",
+                item="#2",
+                values=("2", "3"),
+                subject="x**2 - 5*x + 6 = 0 for x",
+            ),
+        ]
+    )
+    assert dropped_bounds("extrema", {"expression": "#2", "kind": "max"}, said, workspace) is None
+    bounded = dropped_bounds("extrema", {"expression": "#1", "kind": "max"}, said, workspace)
+    assert bounded is not None and (bounded["lower"], bounded["upper"]) == ("0", "10")
+
+
+@pytest.mark.parametrize("label", ["area", "total area", "velocity"])
+def test_a_word_before_an_expressions_math_is_a_name_not_math(label: str) -> None:
+    said = [UserMessage(text="the area under y = x^2 + 1 from x = 0 to x = 3")]
+    arguments, text = _run(said, "integral", expression=f"{label} = ∫ (x^2 + 1) dx")
+    assert "=" not in arguments["expression"] and text.endswith("= 12")
+
+
+@pytest.mark.parametrize("written", ["v = 3t^2", "integrate h from t = 0 to 1"])
+def test_letters_before_an_equals_sign_are_math(written: str) -> None:
+    said = [UserMessage(text="Let h(t) = 3t^2 and v = 3t^2; integrate from 0 to 1")]
+    call = PendingCall(as_step(tool_call("integral", expression=written)))
+    stored, _ran = settle(call, _facts(said), guards(fit_variable=True))
+    assert "=" in stored.arguments["expression"] or stored.arguments["variable"] == "t"
