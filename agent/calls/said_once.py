@@ -14,7 +14,9 @@ what ran. Each reads math and fields, never the request's words:
 - a math field that also says the tool's own operation and bounds its other fields hold
   ("integrate h from 0 to 1") holds the math alone (`h`);
 - an expression begun with a word and `=` (`area = ∫ (x^2 + 1) dx`) is the math after it:
-  the word names the result, and an expression tool reads no equation.
+  the word names the result, and an expression tool reads no equation;
+- math followed by an id in brackets, as the answers write a result (`x**3/3 + C (#4)`), is
+  that id: the id is exact, the copied math may not be (a factor form the model made up).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agent import wire
 from agent.calls.field_words import echo_removed, english_words
 from agent.calls.pointing import values_item
 from agent.calls.resolve import EQUATION_TOOLS, MATH_FIELDS
@@ -31,6 +34,7 @@ from tools.errors import ToolError
 from tools.operators import strip_integral
 from tools.parsing import parse_expression
 from tools.tokens import split_top_level
+from tools.vocabulary import FUNCTIONS
 
 # A function's name alone, with its primes if any: `f`, `f(x)`, `f'''`, `h''(t)`.
 FUNCTION_ALONE = re.compile(r"\s*(?P<name>[^\W\d]\w*)(?P<primes>'*)\s*(?:\(\s*[^\W\d]\w*\s*\))?\s*")
@@ -41,13 +45,16 @@ _APPLIED = re.compile(r"\s*(?P<name>[^\W\d]\w*)(?P<primes>'*)\s*\((?P<args>.*)\)
 # Words and `=` before an expression's math: `area = ...`, `total cost = ...`.
 _LABEL = re.compile(r"\s*(?P<label>[A-Za-z][A-Za-z ]*?)\s*=(?!=)\s*(?P<math>[^=<>≤≥]+)")
 
+# Math, then an id in brackets after a space: `(x - 4)(x - 6) (#1)`.
+_LABELLED_BY_ID = re.compile(r"(?P<math>.*[^\s(])\s+\(\s*(?P<id>#\d+)\s*\)\s*", re.S)
+
 # An id, or a combination of one (`sum(#2)`), as it stands in an expression.
 _ID_OR_COMBINATION = re.compile(r"\b[A-Za-z]+\s*\(\s*#\d+\s*\)|#\d+(?:\[-?\d+\])?")
 
 
 def said_once(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
     """The call's arguments with each thing said once (an equal dict when nothing was)."""
-    arguments = _label_dropped(tool, arguments, workspace)
+    arguments = _id_for_its_label(tool, _label_dropped(tool, arguments, workspace), workspace)
     arguments = _operation_said_once(tool, bounds_in_fields(tool, arguments), workspace)
     if tool == "derivative":
         arguments = _primes_as_order(arguments, workspace)
@@ -69,6 +76,21 @@ def _label_dropped(tool: str, arguments: dict[str, Any], workspace: Workspace) -
     if not english_words(match["label"], workspace):
         return arguments
     return {**arguments, "expression": match["math"].strip()}
+
+
+def _id_for_its_label(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
+    """Each math field written as an answer writes a result, math then its id in brackets
+    (`x**3/3 + C (#4)`), holds the id alone; a function applied (`max (#2)`) is not one."""
+    changed = dict(arguments)
+    for name in MATH_FIELDS.get(tool, ()):
+        match = _LABELLED_BY_ID.fullmatch(str(arguments.get(name) or ""))
+        if match is None or workspace.cited_alone(match["id"]) is None:
+            continue
+        last = re.search(r"([A-Za-z]+)$", match["math"])
+        if last is not None and last[1] in wire.COMBINATIONS + tuple(FUNCTIONS):
+            continue
+        changed[name] = match["id"]
+    return changed
 
 
 def _operation_said_once(

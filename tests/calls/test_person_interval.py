@@ -1,5 +1,5 @@
 """The interval the person wrote is kept where the model dropped it; a name before an
-expression's math is not math."""
+expression's math, or an id after it as answers write one, is not math of its own."""
 
 from __future__ import annotations
 
@@ -103,3 +103,28 @@ def test_letters_before_an_equals_sign_are_math(written: str) -> None:
     call = PendingCall(as_step(tool_call("integral", expression=written)))
     stored, _ran = settle(call, _facts(said), guards(fit_variable=True))
     assert "=" in stored.arguments["expression"] or stored.arguments["variable"] == "t"
+
+
+@pytest.mark.parametrize(
+    ("tool", "field", "written"),
+    [
+        ("simplify", "expression", "(x - 4)(x - 6)/3 (#1)"),  # a factor form made up
+        ("simplify", "expression", "(x**2 - 10*x + 24)/(x - 6)  ( #1 )"),  # copied right
+        ("solve", "equation", "x^2 - 10x + 24 = 0 (#1)"),
+    ],
+)
+def test_math_labelled_by_an_id_as_answers_write_it_is_that_id(
+    tool: str, field: str, written: str
+) -> None:
+    said = [UserMessage(text="Write (x^2 - 10x + 24)/(x - 6) in its simplest form.")]
+    call = PendingCall(as_step(tool_call(tool, **{field: written})))
+    stored, ran = settle(call, _facts(said), guards(fit_variable=True))
+    assert stored.arguments[field] == "#1" and ran.ok
+
+
+@pytest.mark.parametrize("written", ["max (#1)", "x^2 (#7)"])
+def test_a_function_of_an_id_or_an_unknown_id_is_no_label(written: str) -> None:
+    said = [UserMessage(text="the roots of x^2 - 5x + 6 = 0")]
+    call = PendingCall(as_step(tool_call("evaluate", expression=written)))
+    stored, _ran = settle(call, _facts(said), guards(fit_variable=True))
+    assert stored.arguments["expression"] == written
