@@ -11,10 +11,11 @@ from agent.calls.bounds import dropped_bounds, persons_interval
 from agent.calls.desk import settle
 from agent.calls.guards import guards
 from agent.calls.pending import PendingCall
-from agent.messages import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
+from agent.messages import AssistantMessage, Message, UserMessage
 from agent.testing.replies import as_step, tool_call
 from agent.workspace.building import build
 from tests.calls.test_desk import _facts
+from tests.calls.test_roots_as_lists import _ran
 
 
 def _run(conversation: list[Message], tool: str, **fields: Any) -> tuple[dict[str, Any], str]:
@@ -70,21 +71,8 @@ def test_an_antiderivative_nobody_bounded_stays_one() -> None:
 
 def test_the_largest_of_several_roots_is_not_bounded_by_the_interval() -> None:
     said = "solve x^2 - 5x + 6 = 0 on [0, 10] and give the larger root"
-    workspace = build(
-        [
-            UserMessage(text=said),
-            ToolCall(call_id="#2", tool="solve", arguments={"equation": "#1"}),
-            ToolResultMessage(
-                call_id="#2",
-                tool="solve",
-                ok=True,
-                text="x = 2, x = 3",
-                item="#2",
-                values=("2", "3"),
-                subject="x**2 - 5*x + 6 = 0 for x",
-            ),
-        ]
-    )
+    solved = _ran("solve", {"equation": "#1"}, "#2", ("2", "3"), "x**2 - 5*x + 6 = 0 for x")
+    workspace = build([UserMessage(text=said), *solved])
     assert dropped_bounds("extrema", {"expression": "#2", "kind": "max"}, said, workspace) is None
     bounded = dropped_bounds("extrema", {"expression": "#1", "kind": "max"}, said, workspace)
     assert bounded is not None and (bounded["lower"], bounded["upper"]) == ("0", "10")
