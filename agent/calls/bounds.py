@@ -56,13 +56,13 @@ _INTERVALS = tuple(
     for pattern in (
         # from 0 to 3, between x = 0 and x = 3, from t=1 until t=4
         rf"\b(?:from|between)\s+(?:(?P<v>[a-z])\s*=\s*)?(?P<a>{_END})\s+(?:to|and|until)\s+"
-        rf"(?:(?P=v)\s*=\s*)?(?P<b>{_END})(?![\w.])",
+        rf"(?:(?P=v)\s*=\s*)?(?P<b>{_END})(?!\w|\.\d)",
         # x = 0 to x = 3
-        rf"\b(?P<v>[a-z])\s*=\s*(?P<a>{_END})\s+to\s+(?P=v)\s*=\s*(?P<b>{_END})(?![\w.])",
+        rf"\b(?P<v>[a-z])\s*=\s*(?P<a>{_END})\s+to\s+(?P=v)\s*=\s*(?P<b>{_END})(?!\w|\.\d)",
         # [0, 3]
         rf"\[\s*(?P<a>{_END})\s*,\s*(?P<b>{_END})\s*\]",
         # 0 <= x <= 3, 0 ≤ t ≤ 3
-        rf"(?<![\w.])(?P<a>{_END})\s*(?:<=|≤|<)\s*[a-z]\s*(?:<=|≤|<)\s*(?P<b>{_END})(?![\w.])",
+        rf"(?<![\w.])(?P<a>{_END})\s*(?:<=|≤|<)\s*[a-z]\s*(?:<=|≤|<)\s*(?P<b>{_END})(?!\w|\.\d)",
     )
 )
 

@@ -32,6 +32,7 @@ def _run(conversation: list[Message], tool: str, **fields: Any) -> tuple[dict[st
         ("integrate it between -1 and 2.5, please", ("-1", "2.5")),
         ("its greatest value on [0, 2pi]", ("0", "2pi")),
         ("for 1 <= q <= 67", ("1", "67")),
+        ("for q between 1 and 67.", ("1", "67")),  # the sentence's full stop is no decimal
         ("from t = 1 until t = 4", ("1", "4")),
         ("from zero to two", ("0", "2")),
         ("what is x = 1 to x = π/2 of it", ("1", "π/2")),
