@@ -262,14 +262,14 @@ def _classify(
 ) -> str:
     """Second-derivative test, else the sign of f' on each side of the point."""
     if not singular:
-        curvature = _sign(f2.subs(x, point))
+        curvature = sign_of(f2.subs(x, point))
         if curvature is not None and curvature != 0:
             return "local minimum" if curvature > 0 else "local maximum"
     left = [p for p in special if _less(p, point)]
     right = [p for p in special if _less(point, p)]
     left_at = (left[-1] + point) / 2 if left else point - 1
     right_at = (right[0] + point) / 2 if right else point + 1
-    before, after = _sign(f1.subs(x, left_at)), _sign(f1.subs(x, right_at))
+    before, after = sign_of(f1.subs(x, left_at)), sign_of(f1.subs(x, right_at))
     if before is None or after is None:
         return "neither"
     if before > 0 > after:
@@ -279,7 +279,7 @@ def _classify(
     return "neither"
 
 
-def _sign(value: sp.Expr) -> int | None:
+def sign_of(value: sp.Expr) -> int | None:
     """-1, 0 or 1 for a real number (exactly when SymPy knows, else at 30 digits)."""
     if value.is_zero:
         return 0

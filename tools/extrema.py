@@ -40,6 +40,7 @@ from tools.formatting import approximate, decimal, with_decimal
 from tools.inputs import quoted
 from tools.listed_extremes import listed_extremes, listed_numbers
 from tools.result import ToolResult
+from tools.shape import shape_text
 
 _KINDS = {
     "": None,
@@ -247,4 +248,6 @@ def _everything(found: Analysis, summary: str) -> ToolResult:
         pieces.append(text)
     tail = f"{where[1:]}: " if where else ""
     text = f"{head}; {tail}{'; '.join(pieces)}"
+    if (shape := shape_text(found)) is not None:
+        text += f"; {shape}"
     return ToolResult.success(TOOL, summary, [c.at for c in criticals], text)
