@@ -70,10 +70,12 @@ def _label_dropped(tool: str, arguments: dict[str, Any], workspace: Workspace) -
     if tool in EQUATION_TOOLS or not isinstance(value, str):
         return arguments
     match = _LABEL.fullmatch(value)
-    words = match["label"].split() if match is not None else []
-    if not words or any(len(w) < 2 or w in workspace.named for w in words):
+    if match is None:
+        return arguments
+    label = match["label"]
+    if any(len(w) < 2 or w in workspace.named for w in label.split()):
         return arguments  # a letter (`integrate h from t = 0`) or a name is math
-    if not english_words(match["label"], workspace):
+    if not english_words(label, workspace):
         return arguments
     return {**arguments, "expression": match["math"].strip()}
 
