@@ -197,7 +197,7 @@ def _roots_of_derivative(
         poly = sp.Poly(numer, x)
         if poly.degree() < 1:
             return [], None
-        return _real_roots(poly), None
+        return real_roots(poly), None
     solutions = sp.solveset(f1, x, sp.S.Reals)
     if isinstance(solutions, sp.FiniteSet):
         return [s for s in solutions.args if s.is_number and is_real_number(s)], None
@@ -212,14 +212,24 @@ def _roots_of_derivative(
     return fixed, (periodic, n) if periodic else None
 
 
-def _real_roots(poly: sp.Poly) -> list[sp.Expr]:
+def real_roots(poly: sp.Poly) -> list[sp.Expr]:
     """Distinct real roots: rationals and square roots as such, others as exact ``CRootOf``.
 
     Why not radicals for cubics and quartics (as ``solve`` gives): f and f'' must be evaluated
     and compared there, and the quartic formula makes that take seconds; ``CRootOf`` is just
-    as exact and its decimals are cheap.
+    as exact and its decimals are cheap. ``CRootOf`` needs rational coefficients: with `pi` or
+    `sqrt(2)` among them, ``solveset`` gives the roots.
     """
-    return sorted(set(poly.real_roots()), key=lambda r: float(approximate(r, 15)))
+    try:
+        roots = set(poly.real_roots())
+    except NotImplementedError:
+        found = sp.solveset(poly.as_expr(), poly.gen, sp.S.Reals)
+        if not isinstance(found, sp.FiniteSet):
+            raise ToolError(
+                f"Could not find exactly where {short(poly.as_expr())} is zero."
+            ) from None
+        roots = {r for r in found.args if is_real_number(r)}
+    return sorted(roots, key=lambda r: float(approximate(r, 15)))
 
 
 def _singular_points(f: sp.Expr, f1: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
@@ -228,7 +238,7 @@ def _singular_points(f: sp.Expr, f1: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
     if not denom.has(x) or not denom.is_polynomial(x):
         return []
     found = []
-    for root in _real_roots(sp.Poly(denom, x)):
+    for root in real_roots(sp.Poly(denom, x)):
         value = _value(f, x, root)
         if value is not None and value.is_finite and is_real_number(value):
             found.append(root)

@@ -14,7 +14,8 @@ from itertools import pairwise
 
 import sympy as sp
 
-from tools.critical_points import Analysis, family_index, sign_of, sort_position
+from tools.critical_points import Analysis, family_index, real_roots, sign_of, sort_position
+from tools.errors import ToolError
 from tools.formatting import decimal, tidy, with_decimal
 from tools.inputs import as_real
 
@@ -43,13 +44,16 @@ def _rising_and_falling(found: Analysis, f: sp.Expr, x: sp.Symbol) -> str | None
 
 
 def _bending(found: Analysis, f: sp.Expr, x: sp.Symbol) -> str | None:
-    f2 = sp.together(sp.diff(f, x, 2))
+    f2 = _sign_carrier(sp.diff(f, x, 2), x)
     if f2.is_zero or not f2.is_rational_function(x):
         return None
     numerator = sp.Poly(sp.numer(f2), x)
     if numerator.degree() > _MOST_INFLECTIONS:
         return None
-    zeros = [z for z in sp.real_roots(numerator) if z.is_real]
+    try:
+        zeros = real_roots(numerator) if numerator.degree() > 0 else []
+    except ToolError:
+        return None
     runs = _signed_runs(f2, x, found.pieces, zeros)
     if runs is None:
         return None
@@ -61,12 +65,21 @@ def _bending(found: Analysis, f: sp.Expr, x: sp.Symbol) -> str | None:
     concave = _worded(runs, {1: "concave up", -1: "concave down"})
     if not turns:
         return f"no inflection point; {concave}" if concave else None
-    shown = "; ".join(
-        f"{found.var} = {with_decimal(tidy(t))} (value {with_decimal(tidy(f.subs(x, t)))})"
-        for t in turns
-    )
+    shown = "; ".join(f"{_at(found.var, t)} (value {_number(f.subs(x, t))})" for t in turns)
     plural = "s" if len(turns) > 1 else ""
     return f"inflection point{plural}: {shown}; {concave}"
+
+
+def _sign_carrier(g: sp.Expr, x: sp.Symbol) -> sp.Expr:
+    """g without its factors that are positive everywhere (`exp(-x**2)`, a positive constant):
+    the same sign, and often a rational function where g is not (the bell curve's f'')."""
+    factors = sp.Mul.make_args(sp.factor(sp.together(g)))
+    kept = [
+        factor
+        for factor in factors
+        if not (isinstance(factor, sp.exp) or (factor.is_number and factor.is_positive))
+    ]
+    return sp.together(sp.Mul(*kept))
 
 
 def _signed_runs(
@@ -125,6 +138,21 @@ def _interval(run: sp.Interval) -> str:
     left = "(" if run.left_open else "["
     right = ")" if run.right_open else "]"
     return f"{left}{_end(run.start)}, {_end(run.end)}{right}"
+
+
+def _at(var: sp.Symbol, point: sp.Expr) -> str:
+    """`x = 1`, `x = -sqrt(3)/3 ≈ -0.5774`, or `x ≈ -1.09` where the exact form is long."""
+    shown = _number(point)
+    return f"{var} {shown}" if shown.startswith("≈") else f"{var} = {shown}"
+
+
+def _number(value: sp.Expr) -> str:
+    """A point or value: exact with its decimal when the exact form is short, else the
+    decimal alone (a root of a quintic)."""
+    value = tidy(value)
+    if len(sp.sstr(value)) <= _LONGEST_EXACT_END and not value.has(sp.CRootOf):
+        return with_decimal(value)
+    return f"≈ {decimal(value)}"
 
 
 def _end(value: sp.Expr) -> str:

@@ -56,8 +56,18 @@ def test_periodic_shapes_are_left_unsaid(expression: str) -> None:
 
 
 def test_a_bend_not_found_exactly_is_left_unsaid_and_the_rise_is_kept() -> None:
-    text = _shape("x*exp(x)")
-    assert text.endswith("decreasing on (-∞, -1), increasing on (-1, ∞)")
+    text = _shape("x^2*log(x)")  # f'' = 2*log(x) + 3: no polynomial's zeros
+    assert text.endswith("decreasing on (0, exp(-1/2)), increasing on (exp(-1/2), ∞)")
+
+
+def test_a_positive_factor_of_f_second_does_not_hide_its_zeros() -> None:
+    text = _shape("exp(-x^2)")  # f'' = (4x^2 - 2) exp(-x^2): the bell curve bends twice
+    assert "inflection points: x = -sqrt(2)/2 ≈ -0.7071 (value exp(-1/2) ≈ 0.6065)" in text
+
+
+@pytest.mark.parametrize("expression", ["x^3 - pi*x", "sqrt(2)*x^3 - x"])
+def test_irrational_coefficients_are_studied_too(expression: str) -> None:
+    assert "inflection point: x = 0 (value 0)" in _shape(expression)
 
 
 def test_asked_for_one_extreme_the_answer_stays_that_extreme() -> None:
