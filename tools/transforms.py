@@ -52,10 +52,23 @@ def transform(expression: str, how: str) -> ToolResult:
     else:
         result = _simplified(expr)
     text = f"{exact(expr)} = {exact(result)}"
-    if result == expr:
+    if result == expr and (written := _worked_out_when_read(expression, expr)) is not None:
+        text = f"{written} = {exact(result)}"
+    elif result == expr:
         done = "simplified" if action == "simplify" else action + "ed"
         text += f" (already {done}{_other_forms(expr, action)})"
     return ToolResult.success(TOOL, summary, result, text)
+
+
+def _worked_out_when_read(written: str, expr: sp.Expr) -> str | None:
+    """The number as the person wrote it, where reading it already did the work (`sqrt(72)`
+    is read as 6*sqrt(2), `0.375` as 3/8, `12/18` as 2/3): "already simplified" would tell
+    them their own form was the simplest. None for anything else."""
+    if expr.free_symbols or not isinstance(written, str) or any(c in written for c in "\\{}#"):
+        return None  # LaTeX and ids are shown as read
+    shown = " ".join(written.split())
+    same = shown.replace(" ", "") == exact(expr).replace(" ", "")
+    return None if same else shown
 
 
 def _other_forms(expr: sp.Expr, action: str) -> str:
