@@ -99,13 +99,18 @@ def unsaid_bounds(
     bounds = [str(arguments.get(k) or "") for k in ("lower", "upper")]
     bounds = [b for b in bounds if b and "#" not in b]
     known = {v for item in workspace.items if item.origin != "you" for v in item.values}
-    cited = workspace.cited_alone(str(arguments.get("expression") or ""))
-    if tool == "extrema" and cited is not None and len(cited.values) > 1:
+    if _extreme_of_values(tool, arguments, workspace):
         known = set()
     unsaid = unwritten_values(bounds, said, known)
     if not unsaid or not all(is_number(b) for b in bounds):
         return None  # a bound that is no number: the tool says why
     return {**arguments, **_CLEARED}, wire.unsaid_bounds_note(unsaid, tool)
+
+
+def _extreme_of_values(tool: str, arguments: dict[str, Any], workspace: Workspace) -> bool:
+    """An extremum of an item of several values (`max` of roots): no range bounds it."""
+    cited = workspace.cited_alone(str(arguments.get("expression") or ""))
+    return tool == "extrema" and cited is not None and len(cited.values) > 1
 
 
 def persons_interval(said: str) -> tuple[str, str] | None:
@@ -129,8 +134,7 @@ def dropped_bounds(
     extreme of several values (`max` of roots) takes none: roots are not bounded."""
     if tool not in wire.BOUNDED_TOOLS or any(arguments.get(k) for k in ("lower", "upper")):
         return None
-    cited = workspace.cited_alone(str(arguments.get("expression") or ""))
-    if tool == "extrema" and cited is not None and len(cited.values) > 1:
+    if _extreme_of_values(tool, arguments, workspace):
         return None
     if (interval := persons_interval(said)) is None:
         return None
