@@ -150,9 +150,7 @@ def _number(value: sp.Expr) -> str:
     """A point or value: exact with its decimal when the exact form is short, else the
     decimal alone (a root of a quintic)."""
     value = tidy(value)
-    if len(sp.sstr(value)) <= _LONGEST_EXACT_END and not value.has(sp.CRootOf):
-        return with_decimal(value)
-    return f"≈ {decimal(value)}"
+    return with_decimal(value) if _short_exact(value) else f"≈ {decimal(value)}"
 
 
 def _end(value: sp.Expr) -> str:
@@ -160,7 +158,10 @@ def _end(value: sp.Expr) -> str:
     root of a quartic)."""
     if value in (sp.oo, -sp.oo):
         return "∞" if value == sp.oo else "-∞"
-    exact = sp.sstr(tidy(value))
-    if len(exact) <= _LONGEST_EXACT_END and not value.has(sp.CRootOf):
-        return exact
-    return f"≈{decimal(value)}"
+    return _short_exact(tidy(value)) or f"≈{decimal(value)}"
+
+
+def _short_exact(value: sp.Expr) -> str | None:
+    """The exact form when it reads at a glance (no `CRootOf`, a few characters), else None."""
+    exact = sp.sstr(value)
+    return exact if len(exact) <= _LONGEST_EXACT_END and not value.has(sp.CRootOf) else None
