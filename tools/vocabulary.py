@@ -32,8 +32,9 @@ def _lcm(*args: sp.Expr) -> sp.Expr:
 
 
 def _check_choice(factors: sp.Expr, n: sp.Expr, k: sp.Expr, name: str) -> None:
-    """Bounded like a factorial (the number of factors it multiplies), before it is built."""
-    if n.is_Integer and k.is_Integer and factors > limits.MAX_FACTORIAL:
+    """Bounded like a factorial (the number of factors it multiplies, 0 when n or k is no
+    integer), before it is built."""
+    if factors > limits.MAX_FACTORIAL:
         raise LimitError(
             f"{name}(n, k) multiplies at most {limits.MAX_FACTORIAL} factors: "
             f"{name}({n}, {k}) is too large."
