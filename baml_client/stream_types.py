@@ -90,7 +90,7 @@ class QuadraticSolver(BaseModel):
     domain: typing.Optional[str] = Field(default=None, description='only when the user restricts the answer: real, t >= 0, [0, 5]')
 
 class Rewriter(BaseModel):
-    tool: typing.Optional[typing.Union[typing_extensions.Literal['simplify'], typing_extensions.Literal['factor'], typing_extensions.Literal['expand']]] = None
+    tool: typing.Optional[typing.Union[typing_extensions.Literal['simplify'], typing_extensions.Literal['factor'], typing_extensions.Literal['expand'], typing_extensions.Literal['domain'], typing_extensions.Literal['range'], typing_extensions.Literal['inverse']]] = None
     expression: typing.Optional[str] = None
 
 class SeriesExpansion(BaseModel):

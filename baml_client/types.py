@@ -115,7 +115,7 @@ class QuadraticSolver(BaseModel):
     domain: typing.Optional[str] = Field(default=None, description='only when the user restricts the answer: real, t >= 0, [0, 5]')
 
 class Rewriter(BaseModel):
-    tool: typing.Union[typing_extensions.Literal['simplify'], typing_extensions.Literal['factor'], typing_extensions.Literal['expand']]
+    tool: typing.Union[typing_extensions.Literal['simplify'], typing_extensions.Literal['factor'], typing_extensions.Literal['expand'], typing_extensions.Literal['domain'], typing_extensions.Literal['range'], typing_extensions.Literal['inverse']]
     expression: str
 
 class SeriesExpansion(BaseModel):

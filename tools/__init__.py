@@ -1,6 +1,7 @@
 """SymPy tools the math agent calls: solve (an equation or an inequality, optionally on a
 domain), derivative, evaluate, integral, solve_system, extrema, tangent, transform
-(simplify/factor/expand), limit, series.
+(simplify/factor/expand), function_fact (a function's domain, range or inverse), limit,
+series.
 
 Every call returns a :class:`ToolResult` and never raises for bad math: the text is parsed by
 a whitelisting parser (no ``eval``, see ``tools.parsing``) and the SymPy work runs in a worker
@@ -11,6 +12,7 @@ from tools.api import (
     derivative,
     evaluate,
     extrema,
+    function_fact,
     integral,
     limit,
     series,
@@ -33,6 +35,7 @@ __all__ = [
     "derivative",
     "evaluate",
     "extrema",
+    "function_fact",
     "integral",
     "limit",
     "series",

@@ -89,6 +89,12 @@ def transform(expression: str, how: str, *, timeout: float | None = None) -> Too
     return _run("transform", {"expression": expression, "how": how}, timeout)
 
 
+def function_fact(expression: str, what: str, *, timeout: float | None = None) -> ToolResult:
+    """``what`` is "domain", "range" or "inverse" of a function of one variable, over the
+    reals; value is the set or the inverse's expression."""
+    return _run("function_fact", {"expression": expression, "what": what}, timeout)
+
+
 def limit(
     expression: str,
     at: Any,

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 import sympy as sp
 
 from tools.errors import LimitError, ToolError
+from tools.extraneous import with_real_odd_roots
 from tools.formatting import exact, tidy, with_decimal
 from tools.function_notation import Function, Reading, Target, read, read_call, substitute
 from tools.inputs import (
@@ -87,7 +88,7 @@ def _value(
         raise ToolError(f"The expression is infinite ({result}) at {shown}.")
     if result.has(sp.nan, sp.zoo) or (result.is_number and result.is_finite is False):
         raise ToolError(_undefined(expr, mapping, shown))
-    result = tidy(result)
+    result = real_odd_roots(tidy(result))
     if result.free_symbols:
         raise ToolError(f"After substituting {shown} the result still contains variables.")
     return result, shown
@@ -280,7 +281,7 @@ def _closed_value(expression: str, name: str | None) -> ToolResult:
     expr, _ = read_function(expression, TOOL, name, [])
     if expr.free_symbols:
         raise ToolError(_where_to_evaluate(expr.free_symbols))
-    result = tidy(expr)
+    result = real_odd_roots(tidy(expr))
     if result.has(sp.nan, sp.zoo) or (result.is_number and result.is_finite is False):
         raise ToolError(f"{expression.strip()} is undefined (a division by zero or the like).")
     return ToolResult.success(TOOL, exact(expr), result, with_decimal(result))
@@ -318,3 +319,12 @@ def _undefined(expr: sp.Expr, mapping: dict[sp.Symbol, sp.Expr], shown: str) -> 
         if limit is not None and limit.is_finite and not limit.has(sp.Limit):
             return f"{message}; its limit there is {in_sentence(limit)}."
     return f"{message} (division by zero or similar)."
+
+
+def real_odd_roots(value: sp.Expr) -> sp.Expr:
+    """A number that is complex only through an odd root of a negative number (``cbrt(-8)``,
+    ``(-8)**(2/3)``) as the real value people mean (-2, 4); any other value as it is."""
+    if not value.is_number or value.is_real is not False:
+        return value
+    real = tidy(with_real_odd_roots(value))
+    return real if real.is_real else value

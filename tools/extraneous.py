@@ -28,7 +28,7 @@ def extraneous_reason(expr: sp.Expr, var: sp.Symbol, root: sp.Expr) -> str | Non
     check cannot tell: a root with parameters, a value SymPy cannot evaluate)."""
     if not root.is_number or root.free_symbols:
         return None
-    real = _with_real_odd_roots(expr)
+    real = with_real_odd_roots(expr)
     try:
         for part in sp.preorder_traversal(real):
             if part is real or not part.has(var) or not _may_leave_the_reals(part):
@@ -65,7 +65,7 @@ def _may_leave_the_reals(part: sp.Basic) -> bool:
     return isinstance(part, sp.Function)
 
 
-def _with_real_odd_roots(expr: sp.Expr) -> sp.Expr:
+def with_real_odd_roots(expr: sp.Expr) -> sp.Expr:
     """``b**(p/q)`` with ``q`` odd as the real root (``sign(b)**p * |b|**(p/q)``)."""
 
     def odd_root(power: sp.Basic) -> bool:

@@ -19,6 +19,7 @@ from tools.domains import solve_in_domain
 from tools.errors import ToolError
 from tools.evaluation import evaluate
 from tools.extrema import extrema
+from tools.function_facts import function_fact
 from tools.limit_tool import limit
 from tools.result import ToolResult
 from tools.series import series
@@ -49,6 +50,7 @@ COMPUTE: dict[str, Callable[..., ToolResult]] = {
     "extrema": extrema,
     "tangent": tangent,
     "transform": transform,
+    "function_fact": function_fact,
     "limit": limit,
     "series": series,
     "_spin": _spin,

@@ -33,6 +33,9 @@ OPERATION_VERBS = {
     "factor": "factor",
     "expand": "expand",
 }
+# Tools whose noun, written before the math ("integral of h", "inverse of f"), echoes the call
+# itself (an integral of an integral, an inverse of an inverse: no request of a first course).
+OWN_NOUNS = frozenset({"integral", "domain", "range", "inverse"})
 # Words (verbs, nouns, code's names) of a tool's operation: written in another tool's math
 # field (`integrate(#4, t)` in a derivative call), they ask for that tool's result first.
 OPERATION_WORDS = {
@@ -45,6 +48,9 @@ OPERATION_WORDS = {
     "simplify": "simplify",
     "factor": "factor",
     "expand": "expand",
+    "domain": "domain",
+    "range": "range",
+    "inverse": "inverse",
     "limit": "limit",
     "series": "series",
     "tangent": "tangent",
@@ -104,11 +110,10 @@ def echo_removed(
 
 def _echoes_the_operation(tool: str, words: list[str]) -> bool:
     """The field's only words are the verb of this tool's operation (and "from" of bounds),
-    or for an integral its noun: "integral of h" in an integral call is that call (an
-    integral of an integral is no request of a first course)."""
+    or its noun (`OWN_NOUNS`): "integral of h" in an integral call is that call."""
     verb = OPERATION_VERBS.get(tool)
     said = {w.lower() for w in words}
-    own = {verb} | ({"integral", "of"} if tool == "integral" else set())
+    own = {verb} | ({tool, "of"} if tool in OWN_NOUNS else set())
     return bool(said & (own - {"of"})) and said <= own | _BOUND_WORDS
 
 

@@ -37,6 +37,9 @@ MATH_FIELDS = {
     "simplify": ("expression",),
     "factor": ("expression",),
     "expand": ("expression",),
+    "domain": ("expression",),
+    "range": ("expression",),
+    "inverse": ("expression",),
     "limit": ("expression", "to"),
     "series": ("expression", "at"),
 }
@@ -247,8 +250,10 @@ def _names(text: str, workspace: Workspace) -> str:
                 continue
             call = _call_args(text, match.end()) if item.params else None
             end = call[1] if call else match.end()
+            # `f(g(3))`: g's own value first, so f gets a number, not the letter g
+            args = [_names(arg, workspace) for arg in call[0]] if call else None
             out.append(text[position : match.start()])
-            out.append(_function_value(item, len(match.group(1)), call[0] if call else None))
+            out.append(_function_value(item, len(match.group(1)), args))
             position = end
         text = "".join(out) + text[position:]
     return text

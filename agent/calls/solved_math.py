@@ -24,6 +24,9 @@ NEEDS_MATH = (
     "simplify",
     "factor",
     "expand",
+    "domain",
+    "range",
+    "inverse",
     "limit",
     "series",
 )

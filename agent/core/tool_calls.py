@@ -24,6 +24,7 @@ from baml_client.types import (
 )
 from tools import ToolResult
 from tools.calculus import AT_A_POINT
+from tools.function_facts import FACTS
 from tools.worded import worded_arithmetic
 
 
@@ -50,6 +51,8 @@ def run_tool(step: ToolStep) -> ToolResult:
         return tools.extrema(step.expression, step.variable, step.lower, step.upper, step.kind)
     if isinstance(step, TangentLine):
         return tools.tangent(step.expression, step.at, step.variable)
+    if isinstance(step, Rewriter) and step.tool in FACTS:  # a function's domain, range, inverse
+        return tools.function_fact(step.expression, what=step.tool)
     if isinstance(step, Rewriter):  # the literal says how: simplify, factor or expand
         return tools.transform(step.expression, how=step.tool)
     if isinstance(step, LimitFinder):  # direction "left"/"right": the tool reads both words

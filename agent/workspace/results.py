@@ -35,6 +35,8 @@ ItemKind = Literal[
 ]
 # The rewriting tools (one BAML class whose `tool` literal says how) and their past participle.
 REWRITES = {"simplify": "simplified", "factor": "factored", "expand": "expanded"}
+# The same class's questions about a function: a domain and a range are parts of the line.
+FUNCTION_FACTS = ("domain", "range", "inverse")
 # A result with more values than this is no item (an id of it would be unreadable).
 MAX_ITEM_VALUES = 50
 _EXTREMES = {"max": "maximum", "min": "minimum"}
@@ -79,8 +81,9 @@ def result_kind(tool: str, arguments: dict[str, Any], values: tuple[str, ...]) -
     """What a result is: roots, a solution set, a system's solutions, values (several, or
     critical points), a value (a number a tool computed at a point, a derivative's at a point,
     an extreme, a limit), an equation (a vertical tangent), else an expression (a derivative,
-    a rewriting, a tangent line, a series)."""
-    if is_solution_set(tool, values):
+    a rewriting, a tangent line, a series, an inverse); a domain or a range is a solution set
+    (a part of the line)."""
+    if is_solution_set(tool, values) or tool in ("domain", "range"):
         return "solution set"
     if tool == "solve":
         return "roots"
@@ -132,6 +135,8 @@ def origin(tool: str, arguments: dict[str, Any], subject: str, result: ToolResul
         return f"tangent to {subject} at {args.get('at')}"
     if tool in REWRITES:
         return f"{REWRITES[tool]} {subject}"
+    if tool in FUNCTION_FACTS:
+        return f"{tool} of {subject}"
     if tool == "limit":
         return _limit(args, subject, result)
     if tool == "series":

@@ -136,6 +136,27 @@ def only_result(turn: TurnResult) -> ToolResultMessage:
             "#3 solution of the system #1, #2: x = 2, y = 1",
             "solutions",
         ),
+        (  # a domain is a part of the line, as a solution set is
+            "what is the domain of sqrt(x - 4)/(x - 6)?",
+            tool_call("domain", expression="#1"),
+            "is [4, 6) ∪ (6, oo) (4 <= x < 6 or x > 6)",
+            "#2 domain of #1: x in [4, 6) ∪ (6, oo)",
+            "solution set",
+        ),
+        (
+            "let f(x) = x^2 + 2x. its range?",
+            tool_call("range", expression="f"),
+            "is [-1, oo)",
+            "#2 range of f: [-1, oo)",
+            "solution set",
+        ),
+        (  # the inverse is an expression a later call can evaluate
+            "let f(x) = (2x + 3)/(x - 1). find its inverse",
+            tool_call("inverse", expression="f"),
+            "is (x + 3)/(x - 2)",
+            "#2 inverse of f: (x + 3)/(x - 2)",
+            "expression",
+        ),
         (  # the equations copied: each named by the person's item it restates
             "solve x^2 + y^2 = 25 and x - y = 1",
             tool_call("solve_system", equations=["x^2 + y^2 = 25", "x - y = 1"]),
@@ -261,8 +282,12 @@ def test_a_systems_solution_is_a_point_not_a_value() -> None:
             tool_call("solve_system", equations=["#1", "the second equation"]),
             "is a word, not math",
         ),
-        ("let f(x) = x^2", tool_call("extrema", expression="f", lower="x^^2"), "Could not read"),
-        ("let f(x) = x^2", tool_call("extrema", expression="f", upper="#2[7]"), ""),
+        (
+            "f(x) = x^2: its min?",
+            tool_call("extrema", expression="f", lower="x^^2"),
+            "Could not read",
+        ),
+        ("f(x) = x^2: its min?", tool_call("extrema", expression="f", upper="#2[7]"), ""),
         ("factor x^2 - 1", tool_call("expand", expression="(" * 300 + "x"), ""),
         (
             "factor x^2 - 1",
@@ -329,3 +354,33 @@ def test_a_derivative_at_an_id_of_roots_is_its_value_at_each_root() -> None:
     assert result.values == ("8", "-4", "8") and ", at x = 0 is -4, " in result.text
     item = build(agent.session.conversation()).items[-1]
     assert (item.line(), item.kind) == ("#3 derivative of f at #2: 8, -4, 8", "values")
+
+
+def test_a_function_with_no_inverse_says_where_it_repeats_and_makes_no_item() -> None:
+    _agent, turn = run("let f(x) = x^2. invert it", tool_call("inverse", expression="f"))
+    result = only_result(turn)
+    assert result.ok and "it is 1 at x = -1 and at x = 1" in result.text
+    assert result.item is None
+
+
+def test_a_message_that_only_defines_functions_is_noted_without_the_model() -> None:
+    """Nothing asked, nothing computed: no call to solve `f(x) = 0` that nobody asked for."""
+    model = InProcessModel([tool_call("evaluate", expression="f(g(3))", at=[]), done("35")])
+    agent = Agent(model=model, strategy=make_strategy("window"))
+    noted = agent.run_turn("let f(x) = x^2 - 1 and g(x) = 2x")
+    assert noted.reply is not None and noted.llm_calls == 0 and not noted.tool_runs
+    assert (
+        noted.reply.text
+        == "Noted: f(x) = x^2 - 1 (#1); g(x) = 2*x (#2). Ask what you want of them."
+    )
+    turn = agent.run_turn("now f(g(3))")
+    assert only_result(turn).text == "35"  # g's value goes into f, not the letter g
+
+
+@pytest.mark.parametrize(
+    "message", ["f(x) = x^2 - 1. what is f(3)?", "define f(x) = x^2 - 1", "x^2 - 1 = 0"]
+)
+def test_a_message_that_asks_or_says_more_goes_to_the_model(message: str) -> None:
+    model = InProcessModel([done("ok")])
+    turn = Agent(model=model, strategy=make_strategy("window")).run_turn(message)
+    assert turn.llm_calls == 1

@@ -1,0 +1,199 @@
+"""A function's domain, range or inverse, over the reals, exactly or not at all.
+
+Why one tool with ``what`` (as ``transform`` has ``how``): the three share their argument (one
+function of one variable) and each is a question precalculus asks of a function; a small model
+without them sends "the inverse of f" to ``solve`` (f = 0) and "its domain" to ``limit``.
+
+- **domain**: where the function is defined and real (SymPy's ``continuous_domain``: a square
+  root's radicand is nonnegative, a denominator nonzero, a logarithm's argument positive).
+- **range**: the values it takes on that domain (``function_range``); an unbounded oscillation
+  or a function SymPy cannot bound is refused, never guessed.
+- **inverse**: ``y = f(x)`` solved for ``x`` over the reals. A function that takes one value
+  at two places has no inverse, and the answer names the two places (``x^2`` is 1 at -1 and
+  at 1) and the branches that invert it on a piece of its domain; one branch that undoes f
+  exactly is the inverse, in the person's variable, its domain being f's range.
+
+``value`` is the set (domain, range) or the inverse's expression.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+from sympy.calculus.util import continuous_domain, function_range
+
+from tools.errors import ToolError
+from tools.formatting import exact
+from tools.inputs import choose_variable, read_one
+from tools.intervals import condition_text, interval_text
+from tools.result import ToolResult
+
+TOOL = "function_fact"
+FACTS = ("domain", "range", "inverse")
+# Values tried, in order, for one the function takes at two places (the witness that it has
+# no inverse): small, exact, and in most ranges.
+_PROBES = tuple(sp.Rational(n, d) for n, d in ((0, 1), (1, 1), (-1, 1), (2, 1), (-2, 1), (1, 2)))
+_PROBES += tuple(sp.Integer(n) for n in (3, -3, 4, 5, 10, -10))
+
+
+def function_fact(expression: str, what: str) -> ToolResult:
+    """The domain, range or inverse of ``expression``, a function of one variable."""
+    if what not in FACTS:
+        raise ToolError(f"Unknown question {what!r}: ask for the domain, range or inverse.")
+    expr, name = read_one(expression, None, TOOL)
+    var = choose_variable(expr.free_symbols, name, f"find the {what} in", "function")
+    if var is None:
+        raise ToolError(
+            f"{exact(expr)} is a number, not a function of a variable: it has no {what}."
+        )
+    real = sp.Symbol(var.name, real=True)
+    expr = expr.xreplace({var: real})
+    if what == "domain":
+        return _domain(expr, real)
+    if what == "range":
+        return _range(expr, real)
+    return _inverse(expr, real)
+
+
+def domain_of(expr: sp.Expr, var: sp.Symbol) -> sp.Set:
+    """Where ``expr`` is defined and real (raises ToolError when SymPy cannot say)."""
+    try:
+        found = continuous_domain(expr, var, sp.S.Reals)
+    except (NotImplementedError, ValueError, TypeError) as exc:
+        raise ToolError(f"Could not find the domain of {exact(expr)} exactly.") from exc
+    if not _plain_set(found):
+        raise ToolError(
+            f"The domain of {exact(expr)} is not a finite union of intervals "
+            f"(it leaves out infinitely many points): {exact(found)}."
+        )
+    return found
+
+
+def _domain(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
+    found = domain_of(expr, var)
+    text = f"the domain of {exact(expr)} is {interval_text(found)} ({condition_text(found, var)})"
+    return ToolResult.success(TOOL, f"domain of {exact(expr)} for {var}", found, text)
+
+
+def range_of(expr: sp.Expr, var: sp.Symbol) -> sp.Set:
+    """The values ``expr`` takes on its domain (raises ToolError when SymPy cannot say)."""
+    domain = domain_of(expr, var)
+    try:
+        found = function_range(expr, var, domain)
+    except (NotImplementedError, ValueError, TypeError) as exc:
+        raise ToolError(f"Could not find the range of {exact(expr)} exactly.") from exc
+    if not _plain_set(found) or found.has(sp.AccumBounds):
+        raise ToolError(f"Could not find the range of {exact(expr)} exactly.")
+    return found
+
+
+def _range(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
+    found = range_of(expr, var)
+    domain = domain_of(expr, var)
+    over = "" if domain == sp.S.Reals else f" on its domain {interval_text(domain)}"
+    text = f"the range of {exact(expr)}{over} is {interval_text(found)}"
+    return ToolResult.success(TOOL, f"range of {exact(expr)}", found, text)
+
+
+def _inverse(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
+    summary = f"inverse of {exact(expr)}"
+    domain = domain_of(expr, var)
+    twice = _value_taken_twice(expr, var, domain)
+    value = sp.Symbol("y", real=True) if var.name != "y" else sp.Symbol("u", real=True)
+    branches = _branches(expr, var, value)
+    if twice is not None:
+        level, places = twice
+        shown = " and at ".join(f"{var} = {exact(p)}" for p in places)
+        text = (
+            f"{exact(expr)} has no inverse on its whole domain: it is {exact(level)} at {shown}, "
+            "so it is not one-to-one"
+        )
+        if 1 < len(branches) <= 4:
+            ways = " or ".join(f"{var} = {exact(b)}" for b in branches)
+            text += (
+                f"; solving {value} = {exact(expr)} for {var} gives {ways}, and each of these is "
+                "the inverse on a part of the domain where the function is one-to-one"
+            )
+        return ToolResult.success(TOOL, summary, None, text)
+    undoing = [b for b in branches if _undoes(expr, var, value, b)]
+    if len(undoing) != 1:
+        raise ToolError(f"Could not find the inverse of {exact(expr)} exactly.")
+    inverse = sp.simplify(undoing[0].xreplace({value: var}))
+    plain = sp.Symbol(var.name)
+    inverse = inverse.xreplace({var: plain})
+    text = f"the inverse of {exact(expr)} is {exact(inverse)}"
+    if _has_odd_root(inverse):
+        text += " (an odd root here is the real one: cbrt(-8) = -2)"
+    if (defined := _range_or_none(expr, var)) is not None:
+        text += f", defined for {plain} in {interval_text(defined)}"
+    return ToolResult.success(TOOL, summary, inverse, text)
+
+
+def _range_or_none(expr: sp.Expr, var: sp.Symbol) -> sp.Set | None:
+    try:
+        return range_of(expr, var)
+    except ToolError:
+        return None
+
+
+def _value_taken_twice(
+    expr: sp.Expr, var: sp.Symbol, domain: sp.Set
+) -> tuple[sp.Expr, list[sp.Expr]] | None:
+    """A value ``expr`` takes at two places of its domain, and those places (the smallest
+    two), or None when no probe value is taken twice."""
+    for level in _PROBES:
+        try:
+            found = sp.solveset(sp.Eq(expr, level), var, domain)
+        except (NotImplementedError, ValueError, TypeError):
+            continue
+        places = _two_members(found)
+        if places is not None:
+            return level, places
+    return None
+
+
+def _two_members(found: sp.Set) -> list[sp.Expr] | None:
+    """The two smallest real members of a solution set, exactly: of a finite set, or of the
+    first members of each family of solutions (``2*n*pi`` and ``2*n*pi + pi``)."""
+    if isinstance(found, sp.FiniteSet):
+        members = [m for m in found if m.is_real]
+    else:
+        families = found.args if isinstance(found, sp.Union) else (found,)
+        if not all(isinstance(f, sp.ImageSet) for f in families):
+            return None
+        members = [sp.simplify(f.lamda(n)) for f in families for n in (0, 1)]
+        members = [m for m in set(members) if m.is_real]
+    members.sort(key=float)
+    return members[:2] if len(members) >= 2 else None
+
+
+def _branches(expr: sp.Expr, var: sp.Symbol, value: sp.Symbol) -> list[sp.Expr]:
+    """The real solutions of ``value = expr`` for ``var``: each a formula in ``value``."""
+    try:
+        found = sp.solve(sp.Eq(value, expr), var)
+    except (NotImplementedError, ValueError, TypeError):
+        return []
+    return [b for b in found if not b.has(sp.I, sp.nan, sp.Piecewise)]
+
+
+def _has_odd_root(expr: sp.Expr) -> bool:
+    """A power such as ``(x - 1)**(1/3)``: read as the real root (a note says so)."""
+    return any(
+        isinstance(p.exp, sp.Rational) and not p.exp.is_integer and p.exp.q % 2 == 1
+        for p in expr.atoms(sp.Pow)
+    )
+
+
+def _undoes(expr: sp.Expr, var: sp.Symbol, value: sp.Symbol, branch: sp.Expr) -> bool:
+    """Does ``expr`` at ``branch`` give back ``value``, for every value (exactly)?"""
+    back = expr.xreplace({var: branch}) - value
+    try:
+        return sp.simplify(back) == 0
+    except (NotImplementedError, ValueError, TypeError):
+        return False
+
+
+def _plain_set(found: sp.Set) -> bool:
+    """A finite union of intervals and points: what ``interval_text`` can write."""
+    if isinstance(found, (sp.Interval, sp.FiniteSet)) or found in (sp.S.Reals, sp.S.EmptySet):
+        return True
+    return isinstance(found, sp.Union) and all(_plain_set(part) for part in found.args)
