@@ -495,24 +495,3 @@ def test_the_id_of_a_curve_alone_in_a_derivative_is_the_equation_as_written() ->
     assert (
         "=" not in resolve_arguments("derivative", {"expression": "#1"}, one_letter)["expression"]
     )
-
-
-@pytest.mark.parametrize(
-    ("expression", "resolved"),
-    [
-        ("f(g(3))", "(35)"),
-        ("f(g(x))", "(4*x**2 - 1)"),
-        ("g(f(g(1)))", "(6)"),
-        ("f(g(x)) + g(2)", "(4*x**2 - 1) + (4)"),
-    ],
-)
-def test_a_function_of_a_functions_value_takes_that_value(expression: str, resolved: str) -> None:
-    composed = build([UserMessage(text="f(x) = x^2 - 1 and g(x) = 2x")])
-    arguments = resolve_arguments("evaluate", {"expression": expression, "at": []}, composed)
-    assert arguments["expression"] == resolved
-
-
-def test_the_name_of_a_function_fact_before_its_math_is_the_call_itself(
-    workspace: Workspace,
-) -> None:
-    assert said_once("inverse", {"expression": "inverse of h"}, workspace) == {"expression": "h"}

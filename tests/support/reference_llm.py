@@ -73,6 +73,8 @@ def _chat(request: ScriptedRequest) -> str:
         return tool_call("factor", expression=last.removeprefix("factor "))
     if last.startswith("derivative of "):
         return tool_call("derivative", expression=last.removeprefix("derivative of "))
+    if fact := re.search(r"\b(domain|range|inverse) of (\w+)", last):
+        return tool_call(fact.group(1), expression=fact.group(2))
     if "square of the roots" in last:
         return tool_call("evaluate", expression="x^2", at=_roots(request))
     if last == "integrate this":
