@@ -279,7 +279,8 @@ class Agent:
         # The person's new equations and expressions in this message: an answer to them needs
         # a tool's result (a definition alone may just be noted).
         new = workspace.added_by(len(conversation) - 1)
-        if only_definitions(user.text, [item.kind for item in new]):
+        # (the open task's words: a definition that answers a question back goes on with it)
+        if only_definitions(task_text(conversation), [item.kind for item in new]):
             return self._reply(_noted(new))
         fresh = [i.id for i in new if i.kind != "function"]
         while len(result.tool_runs) < self.max_tool_steps:

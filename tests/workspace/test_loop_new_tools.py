@@ -13,7 +13,7 @@ from agent.context.registry import make_strategy
 from agent.core.loop import Agent, TurnResult
 from agent.messages import ToolResultMessage
 from agent.testing.in_process import InProcessModel
-from agent.testing.replies import done, evaluate, solve, tool_call
+from agent.testing.replies import ask_back, done, evaluate, solve, tool_call
 from agent.workspace.building import build
 
 
@@ -375,6 +375,16 @@ def test_a_message_that_only_defines_functions_is_noted_without_the_model() -> N
     )
     turn = agent.run_turn("now f(g(3))")
     assert only_result(turn).text == "35"  # g's value goes into f, not the letter g
+
+
+def test_a_definition_that_answers_a_question_back_goes_on_with_the_task() -> None:
+    model = InProcessModel(
+        [ask_back("What should I integrate?"), tool_call("integral", expression="f"), done("x^3/3")]
+    )
+    agent = Agent(model=model, strategy=make_strategy("window"))
+    agent.run_turn("integrate this")
+    turn = agent.run_turn("f(x) = x^2")
+    assert turn.llm_calls == 2 and only_result(turn).text == "∫ x**2 dx = x**3/3 + C"
 
 
 @pytest.mark.parametrize(
