@@ -98,22 +98,10 @@ def _inverse(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
     summary = f"inverse of {exact(expr)}"
     domain = domain_of(expr, var)
     twice = _value_taken_twice(expr, var, domain)
-    value = sp.Symbol("y", real=True) if var.name != "y" else sp.Symbol("u", real=True)
+    value = _value_symbol("y" if var.name != "y" else "u", _range_or_none(expr, var))
     branches = _branches(expr, var, value)
     if twice is not None:
-        level, places = twice
-        shown = " and at ".join(f"{var} = {exact(p)}" for p in places)
-        text = (
-            f"{exact(expr)} has no inverse on its whole domain: it is {exact(level)} at {shown}, "
-            "so it is not one-to-one"
-        )
-        if 1 < len(branches) <= 4:
-            ways = " or ".join(f"{var} = {exact(b)}" for b in branches)
-            text += (
-                f"; solving {value} = {exact(expr)} for {var} gives {ways}, and each of these is "
-                "the inverse on a part of the domain where the function is one-to-one"
-            )
-        return ToolResult.success(TOOL, summary, None, text)
+        return ToolResult.success(TOOL, summary, None, _not_one_to_one(expr, var, value, twice))
     undoing = [b for b in branches if _undoes(expr, var, value, b)]
     if len(undoing) != 1:
         raise ToolError(f"Could not find the inverse of {exact(expr)} exactly.")
@@ -126,6 +114,68 @@ def _inverse(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
     if (defined := _range_or_none(expr, var)) is not None:
         text += f", defined for {plain} in {interval_text(defined)}"
     return ToolResult.success(TOOL, summary, inverse, text)
+
+
+def _value_symbol(name: str, spread: sp.Set | None) -> sp.Symbol:
+    """The letter for f's values, with the sign its range gives them (`sqrt(y**2)` is y only
+    for y >= 0: the inverse of `sqrt(x - 2)` is checked so)."""
+    if spread is not None and spread.is_subset(sp.Interval(0, sp.oo)):
+        return sp.Symbol(name, nonnegative=True)
+    if spread is not None and spread.is_subset(sp.Interval(-sp.oo, 0)):
+        return sp.Symbol(name, nonpositive=True)
+    return sp.Symbol(name, real=True)
+
+
+def _not_one_to_one(
+    expr: sp.Expr, var: sp.Symbol, value: sp.Symbol, twice: tuple[sp.Expr, list[sp.Expr]]
+) -> str:
+    """Why there is no inverse (a value taken at two places), and where each branch of
+    `value = expr` solved for `var` is one: on the part of the domain it maps the range onto."""
+    level, places = twice
+    shown = " and at ".join(f"{var} = {exact(p)}" for p in places)
+    text = (
+        f"{exact(expr)} has no inverse on its whole domain: it is {exact(level)} at {shown}, "
+        "so it is not one-to-one"
+    )
+    branches = [b for b in _branches(expr, var, value) if _undoes(expr, var, value, b)]
+    if not 1 < len(branches) <= 4:
+        return text
+    pieces = _pieces(expr, var, value, branches)
+    plain = sp.Symbol(var.name)
+    if pieces is not None:
+        each = "; ".join(
+            f"on {interval_text(piece)}, {exact(b.xreplace({value: plain}))}"
+            for piece, b in sorted(
+                zip(pieces, branches, strict=True), key=lambda p: float(p[0].inf)
+            )
+        )
+        return f"{text}. Its inverse on one piece of the domain: {each}"
+    ways = " or ".join(f"{var} = {exact(b)}" for b in branches)
+    return f"{text}; solving {value} = {exact(expr)} for {var} gives {ways}"
+
+
+def _pieces(
+    expr: sp.Expr, var: sp.Symbol, value: sp.Symbol, branches: list[sp.Expr]
+) -> list[sp.Set] | None:
+    """The part of the domain each branch maps f's range onto, when every one is a plain
+    set and no two share more than an end (else None: no piece is claimed)."""
+    spread = _range_or_none(expr, var)
+    if spread is None:
+        return None
+    pieces = []
+    for branch in branches:
+        try:
+            piece = function_range(branch, value, spread)
+        except (NotImplementedError, ValueError, TypeError):
+            return None
+        if not _plain_set(piece) or piece.is_empty:
+            return None
+        pieces.append(piece)
+    for i, one in enumerate(pieces):
+        for other in pieces[i + 1 :]:
+            if not isinstance(one.intersect(other), (sp.FiniteSet, sp.sets.sets.EmptySet)):
+                return None
+    return pieces
 
 
 def _range_or_none(expr: sp.Expr, var: sp.Symbol) -> sp.Set | None:

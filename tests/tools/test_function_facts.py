@@ -91,9 +91,26 @@ def test_a_function_that_takes_a_value_twice_has_no_inverse_and_the_answer_shows
     assert "has no inverse on its whole domain" in result.text and witness in result.text
 
 
-def test_the_branches_that_invert_a_piece_are_named() -> None:
-    text = function_fact("x^2 + 2x", "inverse").text
-    assert "gives x = -sqrt(y + 1) - 1 or x = sqrt(y + 1) - 1" in text
+@pytest.mark.parametrize(
+    ("expression", "pieces"),
+    [
+        ("x^2", "on (-oo, 0], -sqrt(x); on [0, oo), sqrt(x)"),
+        ("x^2 + 2x", "on (-oo, -1], -sqrt(x + 1) - 1; on [-1, oo), sqrt(x + 1) - 1"),
+        ("sin(x)", "on [-pi/2, pi/2], asin(x); on [pi/2, 3*pi/2], pi - asin(x)"),
+        ("sqrt(9 - x^2)", "on [-3, 0], -sqrt(9 - x**2); on [0, 3], sqrt(9 - x**2)"),
+    ],
+)
+def test_the_inverse_on_each_piece_where_the_function_is_one_to_one_is_named(
+    expression: str, pieces: str
+) -> None:
+    text = function_fact(expression, "inverse").text
+    assert text.endswith(f"Its inverse on one piece of the domain: {pieces}")
+
+
+def test_a_root_is_undone_on_the_range_where_its_values_live() -> None:
+    """sqrt(y**2) is y only for y >= 0: the range of sqrt(x - 2) says so."""
+    result = function_fact("sqrt(x - 2)", "inverse")
+    assert result.text == "the inverse of sqrt(x - 2) is x**2 + 2, defined for x in [0, oo)"
 
 
 @pytest.mark.parametrize(
