@@ -22,6 +22,7 @@ import sympy as sp
 from sympy.calculus.util import continuous_domain, function_range
 
 from tools.errors import ToolError
+from tools.extraneous import with_real_odd_roots
 from tools.formatting import exact
 from tools.inputs import choose_variable, read_one
 from tools.intervals import condition_text, interval_text
@@ -29,8 +30,8 @@ from tools.result import ToolResult
 
 TOOL = "function_fact"
 FACTS = ("domain", "range", "inverse")
-# Values tried, in order, for one the function takes at two places (the witness that it has
-# no inverse): small, exact, and in most ranges.
+# Small exact numbers: values tried for one the function takes at two places (the witness
+# that it has no inverse), and places whose value is tried too (a range far from 0).
 _PROBES = tuple(sp.Rational(n, d) for n, d in ((0, 1), (1, 1), (-1, 1), (2, 1), (-2, 1), (1, 2)))
 _PROBES += tuple(sp.Integer(n) for n in (3, -3, 4, 5, 10, -10))
 
@@ -102,7 +103,9 @@ def _inverse(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
     branches = _branches(expr, var, value)
     if twice is not None:
         return ToolResult.success(TOOL, summary, None, _not_one_to_one(expr, var, value, twice))
-    undoing = [b for b in branches if _undoes(expr, var, value, b)]
+    undoing = [b for b in branches if _undone_by(expr, var, value, b)]
+    if not undoing and len(branches) == 1 and _monotone(expr, var, domain):
+        undoing = [b for b in branches if _undoes(expr, var, value, b)]
     if len(undoing) != 1:
         raise ToolError(f"Could not find the inverse of {exact(expr)} exactly.")
     inverse = sp.simplify(undoing[0].xreplace({value: var}))
@@ -190,7 +193,7 @@ def _value_taken_twice(
 ) -> tuple[sp.Expr, list[sp.Expr]] | None:
     """A value ``expr`` takes at two places of its domain, and those places (the smallest
     two), or None when no probe value is taken twice."""
-    for level in _PROBES:
+    for level in _levels(expr, var, domain):
         try:
             found = sp.solveset(sp.Eq(expr, level), var, domain)
         except (NotImplementedError, ValueError, TypeError):
@@ -199,6 +202,17 @@ def _value_taken_twice(
         if places is not None:
             return level, places
     return None
+
+
+def _levels(expr: sp.Expr, var: sp.Symbol, domain: sp.Set) -> list[sp.Expr]:
+    """The probe values, then the function's values at the probe places in its domain."""
+    levels = list(_PROBES)
+    for place in _PROBES:
+        if domain.contains(place) is sp.true:
+            level = sp.simplify(expr.subs(var, place))
+            if level.is_real and level.is_finite and level not in levels:
+                levels.append(level)
+    return levels
 
 
 def _two_members(found: sp.Set) -> list[sp.Expr] | None:
@@ -240,6 +254,37 @@ def _undoes(expr: sp.Expr, var: sp.Symbol, value: sp.Symbol, branch: sp.Expr) ->
         return sp.simplify(back) == 0
     except (NotImplementedError, ValueError, TypeError):
         return False
+
+
+def _undone_by(expr: sp.Expr, var: sp.Symbol, value: sp.Symbol, branch: sp.Expr) -> bool:
+    """Does the branch give back every x of the domain from f(x), exactly? That proves f
+    one-to-one and the branch its inverse (an odd root read as the real root)."""
+    back = with_real_odd_roots(branch.xreplace({value: expr})) - var
+    try:
+        if sp.simplify(back) == 0:
+            return True
+        # `sign(x**3)*Abs(x**3)**(1/3) - x`: zero on each side of 0, which SymPy sees apart
+        sides = (sp.Symbol("p", positive=True), sp.Symbol("n", negative=True))
+        return all(sp.simplify(back.xreplace({var: side})) == 0 for side in sides) and (
+            sp.simplify(back.xreplace({var: sp.S.Zero})) == 0
+        )
+    except (NotImplementedError, ValueError, TypeError, ZeroDivisionError):
+        return False
+
+
+def _monotone(expr: sp.Expr, var: sp.Symbol, domain: sp.Set) -> bool:
+    """Strictly monotone on an interval domain: f' never has both signs (`(x - 2)**3`), so f
+    takes no value twice and the one branch that f undoes is its inverse."""
+    if not isinstance(domain, sp.Interval) and domain != sp.S.Reals:
+        return False
+    slope = sp.diff(expr, var)
+    try:
+        falls = sp.solveset(slope < 0, var, domain)
+        rises = sp.solveset(slope > 0, var, domain)
+    except (NotImplementedError, ValueError, TypeError):
+        return False
+    one_way = (falls.is_empty, rises.is_empty)
+    return one_way in ((True, False), (False, True))
 
 
 def _plain_set(found: sp.Set) -> bool:

@@ -68,10 +68,27 @@ def test_the_inverse_keeps_the_persons_variable() -> None:
     assert result.value.free_symbols == {sp.Symbol("t")}
 
 
+@pytest.mark.parametrize(
+    ("expression", "inverse"),
+    [("x^3 + 1", "(x - 1)**(1/3)"), ("(x - 2)^3", "x**(1/3) + 2"), ("atan(x)", "tan(x)")],
+)
+def test_an_inverse_is_proved_by_undoing_f_or_by_f_being_monotone(
+    expression: str, inverse: str
+) -> None:
+    result = function_fact(expression, "inverse")
+    assert result.text.startswith(f"the inverse of {sp.sympify(expression.replace('^', '**'))}")
+    assert f" is {inverse}" in result.text
+
+
 def test_an_odd_root_in_an_inverse_is_said_to_be_the_real_one() -> None:
     result = function_fact("x^3 + 1", "inverse")
     assert "(x - 1)**(1/3)" in result.text and "real one" in result.text
     assert tools.evaluate("(x - 1)^(1/3)", "x = -7").value == -2
+
+
+def test_a_function_far_from_the_probe_values_is_still_caught_taking_a_value_twice() -> None:
+    text = function_fact("(x - 100)^2 + 1000", "inverse").text
+    assert "it is 11000 at x = 0 and at x = 200" in text
 
 
 @pytest.mark.parametrize(
