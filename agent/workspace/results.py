@@ -16,6 +16,7 @@ import sympy as sp
 
 from agent.messages import ToolResultMessage
 from tools.formatting import exact
+from tools.function_facts import FACTS
 from tools.intervals import interval_text, is_interval_text
 from tools.listed_extremes import BOTH, LARGEST, SMALLEST
 
@@ -35,8 +36,9 @@ ItemKind = Literal[
 ]
 # The rewriting tools (one BAML class whose `tool` literal says how) and their past participle.
 REWRITES = {"simplify": "simplified", "factor": "factored", "expand": "expanded"}
-# The same class's questions about a function: a domain and a range are parts of the line.
-FUNCTION_FACTS = ("domain", "range", "inverse")
+# The same class's questions about a function (`tools.function_facts.FACTS`) whose answer is
+# a part of the line, as an inequality's is.
+SETS_OF_A_FUNCTION = ("domain", "range")
 # A result with more values than this is no item (an id of it would be unreadable).
 MAX_ITEM_VALUES = 50
 _EXTREMES = {"max": "maximum", "min": "minimum"}
@@ -83,7 +85,7 @@ def result_kind(tool: str, arguments: dict[str, Any], values: tuple[str, ...]) -
     an extreme, a limit), an equation (a vertical tangent), else an expression (a derivative,
     a rewriting, a tangent line, a series, an inverse); a domain or a range is a solution set
     (a part of the line)."""
-    if is_solution_set(tool, values) or tool in ("domain", "range"):
+    if is_solution_set(tool, values) or tool in SETS_OF_A_FUNCTION:
         return "solution set"
     if tool == "solve":
         return "roots"
@@ -135,7 +137,7 @@ def origin(tool: str, arguments: dict[str, Any], subject: str, result: ToolResul
         return f"tangent to {subject} at {args.get('at')}"
     if tool in REWRITES:
         return f"{REWRITES[tool]} {subject}"
-    if tool in FUNCTION_FACTS:
+    if tool in FACTS:
         return f"{tool} of {subject}"
     if tool == "limit":
         return _limit(args, subject, result)
