@@ -10,8 +10,9 @@ without them sends "the inverse of f" to ``solve`` (f = 0) and "its domain" to `
   or a function SymPy cannot bound is refused, never guessed.
 - **inverse**: ``y = f(x)`` solved for ``x`` over the reals. A function that takes one value
   at two places has no inverse, and the answer names the two places (``x^2`` is 1 at -1 and
-  at 1) and the branches that invert it on a piece of its domain; one branch that undoes f
-  exactly is the inverse, in the person's variable, its domain being f's range.
+  at 1) and the inverse on each piece of the domain a branch fills; otherwise a branch is the
+  inverse only when proved so (it gives x back from f(x), or f is strictly monotone and f
+  gives y back from it), in the person's variable, defined on f's range.
 
 ``value`` is the set (domain, range) or the inverse's expression.
 """
@@ -98,11 +99,13 @@ def _range(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
 def _inverse(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
     summary = f"inverse of {exact(expr)}"
     domain = domain_of(expr, var)
+    spread = _range_or_none(expr, var)
+    value = _value_symbol("y" if var.name != "y" else "u", spread)
     twice = _value_taken_twice(expr, var, domain)
-    value = _value_symbol("y" if var.name != "y" else "u", _range_or_none(expr, var))
-    branches = _branches(expr, var, value)
     if twice is not None:
-        return ToolResult.success(TOOL, summary, None, _not_one_to_one(expr, var, value, twice))
+        text = _not_one_to_one(expr, var, value, twice, spread)
+        return ToolResult.success(TOOL, summary, None, text)
+    branches = _branches(expr, var, value)
     undoing = [b for b in branches if _undone_by(expr, var, value, b)]
     if not undoing and len(branches) == 1 and _monotone(expr, var, domain):
         undoing = [b for b in branches if _undoes(expr, var, value, b)]
@@ -114,8 +117,8 @@ def _inverse(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
     text = f"the inverse of {exact(expr)} is {exact(inverse)}"
     if _has_odd_root(inverse):
         text += " (an odd root here is the real one: cbrt(-8) = -2)"
-    if (defined := _range_or_none(expr, var)) is not None:
-        text += f", defined for {plain} in {interval_text(defined)}"
+    if spread is not None:
+        text += f", defined for {plain} in {interval_text(spread)}"
     return ToolResult.success(TOOL, summary, inverse, text)
 
 
@@ -130,7 +133,11 @@ def _value_symbol(name: str, spread: sp.Set | None) -> sp.Symbol:
 
 
 def _not_one_to_one(
-    expr: sp.Expr, var: sp.Symbol, value: sp.Symbol, twice: tuple[sp.Expr, list[sp.Expr]]
+    expr: sp.Expr,
+    var: sp.Symbol,
+    value: sp.Symbol,
+    twice: tuple[sp.Expr, list[sp.Expr]],
+    spread: sp.Set | None,
 ) -> str:
     """Why there is no inverse (a value taken at two places), and where each branch of
     `value = expr` solved for `var` is one: on the part of the domain it maps the range onto."""
@@ -143,7 +150,7 @@ def _not_one_to_one(
     branches = [b for b in _branches(expr, var, value) if _undoes(expr, var, value, b)]
     if not 1 < len(branches) <= 4:
         return text
-    pieces = _pieces(expr, var, value, branches)
+    pieces = _pieces(value, branches, spread)
     plain = sp.Symbol(var.name)
     if pieces is not None:
         each = "; ".join(
@@ -158,11 +165,10 @@ def _not_one_to_one(
 
 
 def _pieces(
-    expr: sp.Expr, var: sp.Symbol, value: sp.Symbol, branches: list[sp.Expr]
+    value: sp.Symbol, branches: list[sp.Expr], spread: sp.Set | None
 ) -> list[sp.Set] | None:
-    """The part of the domain each branch maps f's range onto, when every one is a plain
-    set and no two share more than an end (else None: no piece is claimed)."""
-    spread = _range_or_none(expr, var)
+    """The part of the domain each branch maps f's range (`spread`) onto, when every one is
+    a plain set and no two share more than an end (else None: no piece is claimed)."""
     if spread is None:
         return None
     pieces = []
