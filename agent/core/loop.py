@@ -43,8 +43,7 @@ from agent.messages import (
     UserMessage,
 )
 from agent.workspace.building import build
-from agent.workspace.capture import only_definitions
-from agent.workspace.record import Item, Workspace
+from agent.workspace.record import Workspace
 from agent.workspace.shown import shown_chat
 from baml_client.types import ChatMessage, MessageToUser
 from tools.latex import plain_math
@@ -141,12 +140,6 @@ def _held_to_tool(runs: list[tuple[ToolCall, ToolResultMessage]]) -> str | None:
     answer itself when the model only decides (`SmallModelAids.answer_from_results`)."""
     results = [f"{ran.text} ({ran.item})" for _call, ran in runs if ran.ok and ran.item]
     return "; ".join(dict.fromkeys(results)) or None
-
-
-def _noted(items: list[Item]) -> str:
-    """The answer to a message that only defines functions: each as it will be used."""
-    listed = "; ".join(f"{item.shown} ({item.id})" for item in items)
-    return f"Noted: {listed}. Ask what you want of {'it' if len(items) == 1 else 'them'}."
 
 
 def _offer_picked(conversation: Sequence[Message]) -> Offer | None:
@@ -279,9 +272,6 @@ class Agent:
         # The person's new equations and expressions in this message: an answer to them needs
         # a tool's result (a definition alone may just be noted).
         new = workspace.added_by(len(conversation) - 1)
-        # (the open task's words: a definition that answers a question back goes on with it)
-        if only_definitions(task_text(conversation), [item.kind for item in new]):
-            return self._reply(_noted(new))
         fresh = [i.id for i in new if i.kind != "function"]
         while len(result.tool_runs) < self.max_tool_steps:
             if cancel.cancelled:

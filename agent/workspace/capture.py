@@ -299,16 +299,3 @@ def _labelled(
         return found
     (label,) = labels
     return [replace(unnamed[0], name=label)]
-
-
-def only_definitions(text: str, kinds: list[str]) -> bool:
-    """A message that defines functions and asks nothing (`f(x) = (3x - 1)/(x + 2)`, `let
-    g(t) = t^2 and h(t) = 2t`): every item it added is a function, and what is left beside
-    its math is no word of four letters or more and no question mark. Nothing is to be
-    computed: solving such a definition for zero answers a question nobody asked."""
-    if not kinds or any(kind != "function" for kind in kinds):
-        return False
-    rest = text
-    for run in math_runs(text):
-        rest = rest.replace(run, " ")
-    return "?" not in rest and re.search(r"[A-Za-z]{4,}", rest) is None

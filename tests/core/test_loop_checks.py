@@ -153,11 +153,10 @@ def test_an_answer_to_new_math_that_no_tool_worked_on_is_sent_back_once() -> Non
     result = agent.run_turn("solve x^3 - 2x^2 - 5x + 6 = 0")
     assert result.ok and result.reply.text.startswith("The roots are x = -2")
     assert "No tool has worked on #1 yet" in model.seen[1][-1].content
-    # A definition the model only notes is not questioned.
+    # A definition alone may just be noted; a turn whose tool ran is not questioned.
     noted = InProcessModel([done("Noted: f(x) = x^2 + 1.")])
     agent = make_agent(noted, aids=SmallModelAids(verify_answers=True))
-    said = agent.run_turn("please remember f(x) = x^2 + 1").reply.text
-    assert said == "Noted: f(x) = x^2 + 1."
+    assert agent.run_turn("let f(x) = x^2 + 1").reply.text == "Noted: f(x) = x^2 + 1."
 
 
 def test_a_calculus_call_in_the_persons_letter_on_math_in_another_is_refused() -> None:

@@ -13,7 +13,7 @@ from agent.context.registry import make_strategy
 from agent.core.loop import Agent, TurnResult
 from agent.messages import ToolResultMessage
 from agent.testing.in_process import InProcessModel
-from agent.testing.replies import ask_back, done, evaluate, solve, tool_call
+from agent.testing.replies import done, evaluate, solve, tool_call
 from agent.workspace.building import build
 
 
@@ -287,7 +287,7 @@ def test_a_systems_solution_is_a_point_not_a_value() -> None:
             tool_call("extrema", expression="f", lower="x^^2"),
             "Could not read",
         ),
-        ("f(x) = x^2: its min?", tool_call("extrema", expression="f", upper="#2[7]"), ""),
+        ("let f(x) = x^2", tool_call("extrema", expression="f", upper="#2[7]"), ""),
         ("factor x^2 - 1", tool_call("expand", expression="(" * 300 + "x"), ""),
         (
             "factor x^2 - 1",
@@ -363,34 +363,8 @@ def test_a_function_with_no_inverse_says_where_it_repeats_and_makes_no_item() ->
     assert result.item is None
 
 
-def test_a_message_that_only_defines_functions_is_noted_without_the_model() -> None:
-    """Nothing asked, nothing computed: no call to solve `f(x) = 0` that nobody asked for."""
+def test_a_function_of_a_functions_value_runs_through_the_loop() -> None:
     model = InProcessModel([tool_call("evaluate", expression="f(g(3))", at=[]), done("35")])
     agent = Agent(model=model, strategy=make_strategy("window"))
-    noted = agent.run_turn("let f(x) = x^2 - 1 and g(x) = 2x")
-    assert noted.reply is not None and noted.llm_calls == 0 and not noted.tool_runs
-    assert (
-        noted.reply.text
-        == "Noted: f(x) = x^2 - 1 (#1); g(x) = 2*x (#2). Ask what you want of them."
-    )
-    turn = agent.run_turn("now f(g(3))")
+    turn = agent.run_turn("let f(x) = x^2 - 1 and g(x) = 2x. now f(g(3))")
     assert only_result(turn).text == "35"  # g's value goes into f, not the letter g
-
-
-def test_a_definition_that_answers_a_question_back_goes_on_with_the_task() -> None:
-    model = InProcessModel(
-        [ask_back("What should I integrate?"), tool_call("integral", expression="f"), done("x^3/3")]
-    )
-    agent = Agent(model=model, strategy=make_strategy("window"))
-    agent.run_turn("integrate this")
-    turn = agent.run_turn("f(x) = x^2")
-    assert turn.llm_calls == 2 and only_result(turn).text == "∫ x**2 dx = x**3/3 + C"
-
-
-@pytest.mark.parametrize(
-    "message", ["f(x) = x^2 - 1. what is f(3)?", "define f(x) = x^2 - 1", "x^2 - 1 = 0"]
-)
-def test_a_message_that_asks_or_says_more_goes_to_the_model(message: str) -> None:
-    model = InProcessModel([done("ok")])
-    turn = Agent(model=model, strategy=make_strategy("window")).run_turn(message)
-    assert turn.llm_calls == 1

@@ -61,7 +61,7 @@ def test_the_persons_new_math_is_listed_before_the_words_that_wrote_it() -> None
 def test_a_failed_turns_math_is_listed_with_the_next_message() -> None:
     model = InProcessModel(["not json at all", derivative("#1"), done("ok")])
     agent = _small_agent(model, "none")
-    assert not agent.run_turn("let g(t) = t^2 + 1, then?").ok  # rolled back: never shown again
+    assert not agent.run_turn("let g(t) = t^2 + 1").ok  # rolled back: never shown again
     assert agent.run_turn("differentiate g").ok
     first = model.seen[1][0].content
     assert first.splitlines() == [
