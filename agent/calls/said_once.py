@@ -16,7 +16,8 @@ what ran. Each reads math and fields, never the request's words:
 - an expression begun with a word and `=` (`area = ∫ (x^2 + 1) dx`) is the math after it:
   the word names the result, and an expression tool reads no equation;
 - math followed by an id in brackets, as the answers write a result (`x**3/3 + C (#4)`), is
-  that id: the id is exact, the copied math may not be (a factor form the model made up).
+  that id: the id is exact, the copied math may not be (a factor form the model made up);
+- an inverse call on `k^-1(x)` (the inverse's notation) is on the function k.
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ _LABEL = re.compile(r"\s*(?P<label>[A-Za-z][A-Za-z ]*?)\s*=(?!=)\s*(?P<math>[^=<
 # Math, then an id in brackets after a space: `(x - 4)(x - 6) (#1)`.
 _LABELLED_BY_ID = re.compile(r"(?P<math>.*[^\s(])\s+\(\s*(?P<id>#\d+)\s*\)\s*", re.S)
 
+# A function's inverse in notation: `k^-1(x)`, `k^(-1)`, `k⁻¹(x)`.
+_INVERSE_NOTATION = re.compile(
+    r"\s*(?P<name>[^\W\d]\w*)\s*(?:\^\s*\(?\s*-\s*1\s*\)?|⁻¹)\s*(?:\(\s*[^\W\d]\w*\s*\))?\s*"
+)
+
 # An id, or a combination of one (`sum(#2)`), as it stands in an expression.
 _ID_OR_COMBINATION = re.compile(r"\b[A-Za-z]+\s*\(\s*#\d+\s*\)|#\d+(?:\[-?\d+\])?")
 
@@ -60,6 +66,8 @@ def said_once(tool: str, arguments: dict[str, Any], workspace: Workspace) -> dic
         arguments = _primes_as_order(arguments, workspace)
     if tool == "evaluate":
         arguments = _point_said_once(_values_given_again(arguments, workspace), workspace)
+    if tool == "inverse":
+        arguments = _inverse_notation_said_once(arguments, workspace)
     return arguments
 
 
@@ -93,6 +101,15 @@ def _id_for_its_label(tool: str, arguments: dict[str, Any], workspace: Workspace
             continue
         changed[name] = match["id"]
     return changed
+
+
+def _inverse_notation_said_once(arguments: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
+    """An inverse call on `k^-1(x)`, the notation of the inverse it asks for, is on k (read
+    as math, it would be x/k, and the tool would invert that)."""
+    match = _INVERSE_NOTATION.fullmatch(str(arguments.get("expression") or ""))
+    if match is None or match["name"] not in workspace.named:
+        return arguments
+    return {**arguments, "expression": match["name"]}
 
 
 def _operation_said_once(

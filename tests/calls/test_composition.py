@@ -29,3 +29,12 @@ def test_the_name_of_a_function_fact_before_its_math_is_the_call_itself() -> Non
     defined = build([UserMessage(text="let h(t) = e^(2t) - 1. its inverse?")])
     assert said_once("inverse", {"expression": "inverse of h"}, defined) == {"expression": "h"}
     assert said_once("domain", {"expression": "domain of h"}, defined) == {"expression": "h"}
+
+
+@pytest.mark.parametrize("written", ["k^-1(x)", "k^(-1)(x)", "k⁻¹(x)", "k^-1", " k^( -1 ) "])
+def test_an_inverse_call_on_the_inverses_notation_is_on_the_function(written: str) -> None:
+    defined = build([UserMessage(text="k(x) = 4/(x - 1). find k^-1(x)")])
+    assert said_once("inverse", {"expression": written}, defined) == {"expression": "k"}
+    assert (
+        said_once("evaluate", {"expression": written, "at": []}, defined)["expression"] == written
+    )
