@@ -88,7 +88,7 @@ def _value(
         raise ToolError(f"The expression is infinite ({result}) at {shown}.")
     if result.has(sp.nan, sp.zoo) or (result.is_number and result.is_finite is False):
         raise ToolError(_undefined(expr, mapping, shown))
-    result = real_odd_roots(tidy(result))
+    result = _real_odd_roots(tidy(result))
     if result.free_symbols:
         raise ToolError(f"After substituting {shown} the result still contains variables.")
     return result, shown
@@ -281,7 +281,7 @@ def _closed_value(expression: str, name: str | None) -> ToolResult:
     expr, _ = read_function(expression, TOOL, name, [])
     if expr.free_symbols:
         raise ToolError(_where_to_evaluate(expr.free_symbols))
-    result = real_odd_roots(tidy(expr))
+    result = _real_odd_roots(tidy(expr))
     if result.has(sp.nan, sp.zoo) or (result.is_number and result.is_finite is False):
         raise ToolError(f"{expression.strip()} is undefined (a division by zero or the like).")
     return ToolResult.success(TOOL, exact(expr), result, with_decimal(result))
@@ -321,7 +321,7 @@ def _undefined(expr: sp.Expr, mapping: dict[sp.Symbol, sp.Expr], shown: str) -> 
     return f"{message} (division by zero or similar)."
 
 
-def real_odd_roots(value: sp.Expr) -> sp.Expr:
+def _real_odd_roots(value: sp.Expr) -> sp.Expr:
     """A number that is complex only through an odd root of a negative number (``cbrt(-8)``,
     ``(-8)**(2/3)``) as the real value people mean (-2, 4); any other value as it is."""
     if not value.is_number or value.is_real is not False:
