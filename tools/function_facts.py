@@ -26,7 +26,7 @@ from tools.errors import ToolError
 from tools.extraneous import with_real_odd_roots
 from tools.formatting import exact
 from tools.inputs import choose_variable, read_one
-from tools.intervals import condition_text, interval_text
+from tools.intervals import condition_text, interval_text, is_plain_set
 from tools.result import ToolResult
 
 TOOL = "function_fact"
@@ -62,7 +62,7 @@ def domain_of(expr: sp.Expr, var: sp.Symbol) -> sp.Set:
         found = continuous_domain(expr, var, sp.S.Reals)
     except (NotImplementedError, ValueError, TypeError) as exc:
         raise ToolError(f"Could not find the domain of {exact(expr)} exactly.") from exc
-    if not _plain_set(found):
+    if not is_plain_set(found):
         raise ToolError(
             f"The domain of {exact(expr)} is not a finite union of intervals "
             f"(it leaves out infinitely many points): {exact(found)}."
@@ -83,7 +83,7 @@ def range_of(expr: sp.Expr, var: sp.Symbol) -> sp.Set:
         found = function_range(expr, var, domain)
     except (NotImplementedError, ValueError, TypeError) as exc:
         raise ToolError(f"Could not find the range of {exact(expr)} exactly.") from exc
-    if not _plain_set(found) or found.has(sp.AccumBounds):
+    if not is_plain_set(found) or found.has(sp.AccumBounds):
         raise ToolError(f"Could not find the range of {exact(expr)} exactly.")
     return found
 
@@ -177,7 +177,7 @@ def _pieces(
             piece = function_range(branch, value, spread)
         except (NotImplementedError, ValueError, TypeError):
             return None
-        if not _plain_set(piece) or piece.is_empty:
+        if not is_plain_set(piece) or piece.is_empty:
             return None
         pieces.append(piece)
     for i, one in enumerate(pieces):
@@ -291,10 +291,3 @@ def _monotone(expr: sp.Expr, var: sp.Symbol, domain: sp.Set) -> bool:
         return False
     one_way = (falls.is_empty, rises.is_empty)
     return one_way in ((True, False), (False, True))
-
-
-def _plain_set(found: sp.Set) -> bool:
-    """A finite union of intervals and points: what ``interval_text`` can write."""
-    if isinstance(found, (sp.Interval, sp.FiniteSet)) or found in (sp.S.Reals, sp.S.EmptySet):
-        return True
-    return isinstance(found, sp.Union) and all(_plain_set(part) for part in found.args)

@@ -77,6 +77,13 @@ def condition_text(solution: sp.Set, var: sp.Symbol) -> str:
     return " or ".join(condition(piece, var) for piece in pieces_of(solution))
 
 
+def is_plain_set(found: sp.Set) -> bool:
+    """A finite union of intervals and points: what ``interval_text`` can write."""
+    if isinstance(found, (sp.Interval, sp.FiniteSet)) or found in (sp.S.Reals, sp.S.EmptySet):
+        return True
+    return isinstance(found, sp.Union) and all(is_plain_set(part) for part in found.args)
+
+
 def interval_text(solution: sp.Set) -> str:
     """``(-oo, -2) ∪ (2, oo)``, ``[1, 10]``, ``{1}``, ``(-oo, oo)``, ``∅`` (and ``ℂ`` for
     an identity's every complex value)."""
