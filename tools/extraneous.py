@@ -65,20 +65,22 @@ def _may_leave_the_reals(part: sp.Basic) -> bool:
     return isinstance(part, sp.Function)
 
 
+def is_odd_root(power: sp.Basic) -> bool:
+    """``b**(p/q)`` with ``q`` odd: a root that has a real value at a negative ``b``."""
+    if not isinstance(power, sp.Pow):
+        return False
+    exponent = power.exp
+    return isinstance(exponent, sp.Rational) and not exponent.is_integer and exponent.q % 2 == 1
+
+
 def with_real_odd_roots(expr: sp.Expr) -> sp.Expr:
     """``b**(p/q)`` with ``q`` odd as the real root (``sign(b)**p * |b|**(p/q)``)."""
-
-    def odd_root(power: sp.Basic) -> bool:
-        if not isinstance(power, sp.Pow):
-            return False
-        exponent = power.exp
-        return isinstance(exponent, sp.Rational) and not exponent.is_integer and exponent.q % 2 == 1
 
     def real_root(power: sp.Pow) -> sp.Expr:
         base, exponent = power.args
         return sp.sign(base) ** exponent.p * sp.Abs(base) ** exponent
 
-    return expr.replace(odd_root, real_root)
+    return expr.replace(is_odd_root, real_root)
 
 
 def is_real_number(value: sp.Expr) -> bool:
