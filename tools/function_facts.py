@@ -23,7 +23,7 @@ import sympy as sp
 from sympy.calculus.util import continuous_domain, function_range
 
 from tools.errors import ToolError
-from tools.extraneous import with_real_odd_roots
+from tools.extraneous import is_odd_root, with_real_odd_roots
 from tools.formatting import exact
 from tools.inputs import choose_variable, read_one
 from tools.intervals import condition_text, interval_text, is_plain_set
@@ -76,9 +76,8 @@ def _domain(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
     return ToolResult.success(TOOL, f"domain of {exact(expr)} for {var}", found, text)
 
 
-def range_of(expr: sp.Expr, var: sp.Symbol) -> sp.Set:
-    """The values ``expr`` takes on its domain (raises ToolError when SymPy cannot say)."""
-    domain = domain_of(expr, var)
+def range_of(expr: sp.Expr, var: sp.Symbol, domain: sp.Set) -> sp.Set:
+    """The values ``expr`` takes on its ``domain`` (raises ToolError when SymPy cannot say)."""
     try:
         found = function_range(expr, var, domain)
     except (NotImplementedError, ValueError, TypeError) as exc:
@@ -89,8 +88,8 @@ def range_of(expr: sp.Expr, var: sp.Symbol) -> sp.Set:
 
 
 def _range(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
-    found = range_of(expr, var)
     domain = domain_of(expr, var)
+    found = range_of(expr, var, domain)
     over = "" if domain == sp.S.Reals else f" on its domain {interval_text(domain)}"
     text = f"the range of {exact(expr)}{over} is {interval_text(found)}"
     return ToolResult.success(TOOL, f"range of {exact(expr)}", found, text)
@@ -99,7 +98,7 @@ def _range(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
 def _inverse(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
     summary = f"inverse of {exact(expr)}"
     domain = domain_of(expr, var)
-    spread = _range_or_none(expr, var)
+    spread = _range_or_none(expr, var, domain)
     value = _value_symbol("y" if var.name != "y" else "u", spread)
     twice = _value_taken_twice(expr, var, domain)
     if twice is not None:
@@ -115,7 +114,7 @@ def _inverse(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
     plain = sp.Symbol(var.name)
     inverse = inverse.xreplace({var: plain})
     text = f"the inverse of {exact(expr)} is {exact(inverse)}"
-    if _has_odd_root(inverse):
+    if any(is_odd_root(power) for power in inverse.atoms(sp.Pow)):
         text += " (an odd root here is the real one: cbrt(-8) = -2)"
     if spread is not None:
         text += f", defined for {plain} in {interval_text(spread)}"
@@ -182,14 +181,14 @@ def _pieces(
         pieces.append(piece)
     for i, one in enumerate(pieces):
         for other in pieces[i + 1 :]:
-            if not isinstance(one.intersect(other), (sp.FiniteSet, sp.sets.sets.EmptySet)):
+            if one.intersect(other).is_finite_set is not True:
                 return None
     return pieces
 
 
-def _range_or_none(expr: sp.Expr, var: sp.Symbol) -> sp.Set | None:
+def _range_or_none(expr: sp.Expr, var: sp.Symbol, domain: sp.Set) -> sp.Set | None:
     try:
-        return range_of(expr, var)
+        return range_of(expr, var, domain)
     except ToolError:
         return None
 
@@ -243,14 +242,6 @@ def _branches(expr: sp.Expr, var: sp.Symbol, value: sp.Symbol) -> list[sp.Expr]:
     except (NotImplementedError, ValueError, TypeError):
         return []
     return [b for b in found if not b.has(sp.I, sp.nan, sp.Piecewise)]
-
-
-def _has_odd_root(expr: sp.Expr) -> bool:
-    """A power such as ``(x - 1)**(1/3)``: read as the real root (a note says so)."""
-    return any(
-        isinstance(p.exp, sp.Rational) and not p.exp.is_integer and p.exp.q % 2 == 1
-        for p in expr.atoms(sp.Pow)
-    )
 
 
 def _undoes(expr: sp.Expr, var: sp.Symbol, value: sp.Symbol, branch: sp.Expr) -> bool:
