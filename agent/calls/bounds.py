@@ -4,9 +4,11 @@ Why: a small model asked "integrate this" for a function, or for its greatest va
 adds bounds of its own (0 and 1, or a result's numbers): the tool then answers a definite
 integral or a bounded extremum nobody asked for, exactly and wrongly. Bounds that the person
 did not write in this task (in digits or as a number word) and that no result holds are
-left out: the integral runs as the antiderivative, the extremum without a range, and the
-result says so. For the extreme of several values (`#N` of roots) a result's number is no
-excuse: no one bounds roots by other roots. Only numbers are compared, never words' meaning.
+left out: the integral runs as the antiderivative, the extremum without that end (an end
+the person gave stays: "at most 41 items" bounds a profit's maximum when the model's 0 goes),
+and the result says so. For the extreme of several values (`#N` of roots) a result's number
+is no excuse: no one bounds roots by other roots. Only numbers are compared, never words'
+meaning.
 
 The other way round, the model drops bounds the person wrote ("the area under y = x^2 + 1
 from x = 0 to x = 3" sent with no bounds answers an antiderivative): when the person's words
@@ -101,10 +103,14 @@ def unsaid_bounds(
     known = {v for item in workspace.items if item.origin != "you" for v in item.values}
     if _extreme_of_values(tool, arguments, workspace):
         known = set()
-    unsaid = unwritten_values(bounds, said, known)
+    unsaid = [b for b in bounds if unwritten_values([b], said, known)]
     if not unsaid or not all(is_number(b) for b in bounds):
         return None  # a bound that is no number: the tool says why
-    return {**arguments, **_CLEARED}, wire.unsaid_bounds_note(unsaid, tool)
+    cleared = _CLEARED
+    if tool == "extrema":  # a one-sided range is a range: the end the person gave stays
+        cleared = {k: None for k in _CLEARED if str(arguments.get(k) or "") in unsaid}
+    kept = [str(arguments[k]) for k in _CLEARED if k not in cleared and arguments.get(k)]
+    return {**arguments, **cleared}, wire.unsaid_bounds_note(unsaid, tool, kept)
 
 
 def _extreme_of_values(tool: str, arguments: dict[str, Any], workspace: Workspace) -> bool:
