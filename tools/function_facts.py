@@ -14,14 +14,21 @@ without them sends "the inverse of f" to ``solve`` (f = 0) and "its domain" to `
   inverse only when proved so (it gives x back from f(x), or f is strictly monotone and f
   gives y back from it), in the person's variable, defined on f's range.
 
+A function kept to a part of the line (``x^2 + 1, x >= 0``: the text after the first comma,
+read as ``solve``'s domain is) is answered on that part: ``x^2`` has no inverse, but on
+``x >= 0`` it is ``sqrt(x)``.
+
 ``value`` is the set (domain, range) or the inverse's expression.
 """
 
 from __future__ import annotations
 
+import re
+
 import sympy as sp
 from sympy.calculus.util import continuous_domain, function_range
 
+from tools.domains import read_domain
 from tools.errors import ToolError
 from tools.extraneous import is_odd_root, with_real_odd_roots
 from tools.formatting import exact
@@ -31,6 +38,8 @@ from tools.result import ToolResult
 
 TOOL = "function_fact"
 FACTS = ("domain", "range", "inverse")
+# Where a function's text ends and the part of the line it is kept to begins.
+_KEPT_TO = re.compile(r",|\b(?:for|on|if|when|where|with)\b", re.IGNORECASE)
 # Small exact numbers: values tried for one the function takes at two places (the witness
 # that it has no inverse), and places whose value is tried too (a range far from 0).
 _PROBES = tuple(sp.Rational(n, d) for n, d in ((0, 1), (1, 1), (-1, 1), (2, 1), (-2, 1), (1, 2)))
@@ -38,10 +47,13 @@ _PROBES += tuple(sp.Integer(n) for n in (3, -3, 4, 5, 10, -10))
 
 
 def function_fact(expression: str, what: str) -> ToolResult:
-    """The domain, range or inverse of ``expression``, a function of one variable."""
+    """The domain, range or inverse of ``expression``, a function of one variable, or of the
+    function kept to a part of the line written after a comma (``x^2 + 1, x >= 0``,
+    ``x^2, [-1, 3]``): a range there, and an inverse where a piece is one-to-one."""
     if what not in FACTS:
         raise ToolError(f"Unknown question {what!r}: ask for the domain, range or inverse.")
-    expr, name = read_one(expression, None, TOOL)
+    math, kept_to = restriction(expression)
+    expr, name = read_one(math, None, TOOL)
     var = choose_variable(expr.free_symbols, name, f"find the {what} in", "function")
     if var is None:
         raise ToolError(
@@ -49,11 +61,23 @@ def function_fact(expression: str, what: str) -> ToolResult:
         )
     real = sp.Symbol(var.name, real=True)
     expr = expr.xreplace({var: real})
+    within = read_domain(kept_to, var.name).interval if kept_to is not None else None
     if what == "domain":
-        return _domain(expr, real)
+        return _domain(expr, real, within)
     if what == "range":
-        return _range(expr, real)
-    return _inverse(expr, real)
+        return _range(expr, real, within)
+    return _inverse(expr, real, within)
+
+
+def restriction(expression: str) -> tuple[str, str | None]:
+    """``x^2 + 1, x >= 0``: the function and the part of the line it is kept to (the text
+    after the first comma, or a word such as "for", outside brackets), or the whole text and
+    None."""
+    for mark in _KEPT_TO.finditer(expression):
+        before = expression[: mark.start()]
+        if before.count("(") == before.count(")") and before.count("[") == before.count("]"):
+            return before.strip(), expression[mark.end() :].strip() or None
+    return expression, None
 
 
 def domain_of(expr: sp.Expr, var: sp.Symbol) -> sp.Set:
@@ -70,9 +94,27 @@ def domain_of(expr: sp.Expr, var: sp.Symbol) -> sp.Set:
     return found
 
 
-def _domain(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
-    found = domain_of(expr, var)
-    text = f"the domain of {exact(expr)} is {interval_text(found)} ({condition_text(found, var)})"
+def _kept_domain(expr: sp.Expr, var: sp.Symbol, within: sp.Set | None) -> sp.Set:
+    """Where ``expr`` is defined, within the part of the line it is kept to (if any)."""
+    domain = domain_of(expr, var)
+    if within is None:
+        return domain
+    kept = domain.intersect(within)
+    if kept.is_empty:
+        raise ToolError(f"{exact(expr)} is defined nowhere in {interval_text(within)}.")
+    return kept
+
+
+def _on(within: sp.Set | None) -> str:
+    return "" if within is None else f" on {interval_text(within)}"
+
+
+def _domain(expr: sp.Expr, var: sp.Symbol, within: sp.Set | None) -> ToolResult:
+    found = _kept_domain(expr, var, within)
+    text = (
+        f"the domain of {exact(expr)}{_on(within)} is {interval_text(found)} "
+        f"({condition_text(found, var)})"
+    )
     return ToolResult.success(TOOL, f"domain of {exact(expr)} for {var}", found, text)
 
 
@@ -87,33 +129,37 @@ def range_of(expr: sp.Expr, var: sp.Symbol, domain: sp.Set) -> sp.Set:
     return found
 
 
-def _range(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
-    domain = domain_of(expr, var)
+def _range(expr: sp.Expr, var: sp.Symbol, within: sp.Set | None) -> ToolResult:
+    domain = _kept_domain(expr, var, within)
     found = range_of(expr, var, domain)
     over = "" if domain == sp.S.Reals else f" on its domain {interval_text(domain)}"
+    if within is not None:
+        over = f" on {interval_text(domain)}"
     text = f"the range of {exact(expr)}{over} is {interval_text(found)}"
-    return ToolResult.success(TOOL, f"range of {exact(expr)}", found, text)
+    return ToolResult.success(TOOL, f"range of {exact(expr)}{_on(within)}", found, text)
 
 
-def _inverse(expr: sp.Expr, var: sp.Symbol) -> ToolResult:
-    summary = f"inverse of {exact(expr)}"
-    domain = domain_of(expr, var)
+def _inverse(expr: sp.Expr, var: sp.Symbol, within: sp.Set | None) -> ToolResult:
+    summary = f"inverse of {exact(expr)}{_on(within)}"
+    domain = _kept_domain(expr, var, within)
     spread = _range_or_none(expr, var, domain)
     value = _value_symbol("y" if var.name != "y" else "u", spread)
     twice = _value_taken_twice(expr, var, domain)
     if twice is not None:
-        text = _not_one_to_one(expr, var, value, twice, spread)
+        text = _not_one_to_one(expr, var, value, twice, spread, within)
         return ToolResult.success(TOOL, summary, None, text)
     branches = _branches(expr, var, value)
+    if within is not None:  # a branch that leaves the piece is the inverse of another one
+        branches = [b for b in branches if _maps_into(b, value, spread, domain)]
     undoing = [b for b in branches if _undone_by(expr, var, value, b)]
     if not undoing and len(branches) == 1 and _monotone(expr, var, domain):
         undoing = [b for b in branches if _undoes(expr, var, value, b)]
     if len(undoing) != 1:
-        raise ToolError(f"Could not find the inverse of {exact(expr)} exactly.")
+        raise ToolError(f"Could not find the inverse of {exact(expr)}{_on(within)} exactly.")
     inverse = sp.simplify(undoing[0].xreplace({value: var}))
     plain = sp.Symbol(var.name)
     inverse = inverse.xreplace({var: plain})
-    text = f"the inverse of {exact(expr)} is {exact(inverse)}"
+    text = f"the inverse of {exact(expr)}{_on(within)} is {exact(inverse)}"
     if any(is_odd_root(power) for power in inverse.atoms(sp.Pow)):
         text += " (an odd root here is the real one: cbrt(-8) = -2)"
     if spread is not None:
@@ -137,19 +183,23 @@ def _not_one_to_one(
     value: sp.Symbol,
     twice: tuple[sp.Expr, list[sp.Expr]],
     spread: sp.Set | None,
+    within: sp.Set | None = None,
 ) -> str:
     """Why there is no inverse (a value taken at two places), and where each branch of
     `value = expr` solved for `var` is one: on the part of the domain it maps the range onto."""
     level, places = twice
     shown = " and at ".join(f"{var} = {exact(p)}" for p in places)
+    where = "its whole domain" if within is None else interval_text(within)
     text = (
-        f"{exact(expr)} has no inverse on its whole domain: it is {exact(level)} at {shown}, "
+        f"{exact(expr)} has no inverse on {where}: it is {exact(level)} at {shown}, "
         "so it is not one-to-one"
     )
     branches = [b for b in _branches(expr, var, value) if _undoes(expr, var, value, b)]
     if not 1 < len(branches) <= 4:
         return text
     pieces = _pieces(value, branches, spread)
+    if pieces is not None and within is not None:  # each piece as far as the person kept f
+        pieces = [piece.intersect(within) for piece in pieces]
     plain = sp.Symbol(var.name)
     if pieces is not None:
         each = "; ".join(
@@ -184,6 +234,17 @@ def _pieces(
             if one.intersect(other).is_finite_set is not True:
                 return None
     return pieces
+
+
+def _maps_into(branch: sp.Expr, value: sp.Symbol, spread: sp.Set | None, domain: sp.Set) -> bool:
+    """Does the branch send every value f takes on ``domain`` back into ``domain``?"""
+    if spread is None:
+        return True  # nothing to check against: the proofs below still decide
+    try:
+        reached = function_range(branch, value, spread)
+    except (NotImplementedError, ValueError, TypeError):
+        return True
+    return bool(reached.is_subset(domain))
 
 
 def _range_or_none(expr: sp.Expr, var: sp.Symbol, domain: sp.Set) -> sp.Set | None:

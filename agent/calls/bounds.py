@@ -69,6 +69,16 @@ _INTERVALS = tuple(
 )
 
 
+# One condition on a letter, standing alone: `x >= 0`, `t ≥ 2`, `x < -1` (not one end of a chain
+# such as `0 <= x <= 3`, which `_INTERVALS` reads).
+_CONDITION = re.compile(
+    rf"(?<![<>=≤≥]\s)(?<![\w.<>=≤≥])(?P<v>[a-z])\s*(?P<rel>>=|≥|<=|≤|>|<)\s*(?P<a>{_END})"
+    r"(?!\w|\.\d|\s*(?:<|≤|>|≥))",
+    re.IGNORECASE,
+)
+_RELATIONS = {"≥": ">=", "≤": "<="}
+
+
 def _numerals(text: str) -> str:
     """`text` with number words from zero to twelve written as digits."""
     return re.sub(r"[A-Za-z]+", lambda m: _NUMBER_WORDS.get(m.group(0).lower(), m.group(0)), text)
@@ -130,6 +140,25 @@ def persons_interval(said: str) -> tuple[str, str] | None:
     }
     ends = [pair for pair in found if all(is_number(end) for end in pair)]
     return ends[0] if len(ends) == 1 and len(found) == 1 else None
+
+
+def persons_restriction(said: str, math: str) -> str | None:
+    """The part of the line the person's words keep a function to, as the tools read it: the
+    one interval they write (`[0, 3]`), else their conditions on one letter of `math` (`x >=
+    0`, `x > 0 and x < 5`); None when they write none, or conditions on several letters."""
+    if (interval := persons_interval(said)) is not None:
+        return f"[{interval[0]}, {interval[1]}]"
+    text = _numerals(said).replace("−", "-")
+    found = list(
+        dict.fromkeys(
+            (m["v"], _RELATIONS.get(m["rel"], m["rel"]), m["a"].replace(" ", ""))
+            for m in _CONDITION.finditer(text)
+            if re.search(rf"(?<![A-Za-z]){m['v']}(?![A-Za-z])", math)
+        )
+    )
+    if len({letter for letter, _, _ in found}) != 1 or not all(is_number(e) for *_, e in found):
+        return None  # none, or conditions on two letters: which one is the function's?
+    return " and ".join(" ".join(condition) for condition in found)
 
 
 def dropped_bounds(

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from agent import wire
-from agent.calls.bounds import dropped_bounds, unsaid_bounds
+from agent.calls.bounds import dropped_bounds, persons_restriction, unsaid_bounds
 from agent.calls.closed_math import closed_evaluation
 from agent.calls.curve import along_the_curve
 from agent.calls.degrees import in_degrees
@@ -34,6 +34,7 @@ from agent.messages import Message, ToolResultMessage
 from agent.workspace.record import Workspace
 from baml_client.types import TaskRecall
 from tools import ToolResult
+from tools.function_facts import restriction
 
 # Runs a math call with the tools (injected: a benchmark times or memoises them).
 ToolRunner = Callable[[ToolStep], ToolResult]
@@ -146,6 +147,29 @@ def resolve_references(call: PendingCall, facts: Facts) -> None:
     call.resolve("resolve_references", resolved, "references resolved")
 
 
+# A function's facts that hold on a part of the line (a domain kept to one is that part).
+_KEPT_TO_A_PART = ("range", "inverse")
+
+
+def keep_the_persons_restriction(call: PendingCall, facts: Facts) -> None:
+    """A range or an inverse of a function the person kept to a part of the line (`for x >=
+    0`, `on [-1, 3]` in their words in this task, on the function's letter) is asked there
+    (`calls/bounds`): the call has no field for it, so it follows the math after a comma, as
+    the tool reads it. Stored so; the model dropped it, and `x^2` has no inverse."""
+    if call.tool not in _KEPT_TO_A_PART or call.refusal is not None:
+        return
+    resolved = call.resolved if call.resolved is not None else call.arguments
+    math = str(resolved.get("expression") or "")
+    if not math or restriction(math)[1] is not None:
+        return
+    if (kept := persons_restriction(facts.said, math)) is None:
+        return
+    guard, what = "keep_the_persons_restriction", "the person's restriction kept"
+    written = str(call.arguments.get("expression") or "")
+    call.rewrite(guard, {**call.arguments, "expression": f"{written}, {kept}"}, what)
+    call.resolve(guard, {**resolved, "expression": f"{math}, {kept}"}, what)
+
+
 def fit_the_variable(call: PendingCall, facts: Facts) -> None:
     """A derivative or integral in a letter its math lacks runs in the math's one letter
     (`calls/variable_fit`): a small model carries an earlier task's letter over, and the
@@ -211,6 +235,7 @@ def guards(fit_variable: bool) -> tuple[Guard, ...]:
         leave_out_unsaid_bounds,
         refuse_a_unit_or_no_unknown,
         resolve_references,
+        keep_the_persons_restriction,
         *letters,
         refuse_invented_math,
     )

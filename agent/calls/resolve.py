@@ -20,6 +20,7 @@ from agent.calls.field_words import echo_removed, words_refused
 from agent.workspace.math_values import same_math
 from agent.workspace.record import Item, Workspace
 from tools.errors import ToolError
+from tools.function_facts import FACTS, restriction
 from tools.implicit import is_implicit
 from tools.parsing import parse_expression
 from tools.tokens import split_top_level
@@ -445,6 +446,8 @@ def _field(
         value = workspace.cite_places(value)
     except IndexError as exc:
         raise ReferenceProblem(str(exc)) from None
+    if tool in FACTS and (kept := restriction(value))[1] is not None:  # `f for x >= 0`
+        return f"{_field(tool, name, kept[0], workspace, arguments)}, {kept[1]}"
     if (alone := echo_removed(tool, name, value, arguments, workspace)) is not None:
         value = alone
     elif (refused := words_refused(tool, name, value, arguments, workspace)) is not None:

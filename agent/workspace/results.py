@@ -16,7 +16,7 @@ import sympy as sp
 
 from agent.messages import ToolResultMessage
 from tools.formatting import exact
-from tools.function_facts import FACTS
+from tools.function_facts import FACTS, restriction
 from tools.intervals import interval_text, is_interval_text
 from tools.listed_extremes import BOTH, LARGEST, SMALLEST
 
@@ -137,8 +137,10 @@ def origin(tool: str, arguments: dict[str, Any], subject: str, result: ToolResul
         return f"tangent to {subject} at {args.get('at')}"
     if tool in REWRITES:
         return f"{REWRITES[tool]} {subject}"
-    if tool in FACTS:
-        return f"{tool} of {subject}"
+    if tool in FACTS:  # on the part of the line the person kept the function to, if any
+        kept = restriction(subject)[1]
+        where = "" if kept is None else f" on {kept}" if kept[0] in "[(" else f" for {kept}"
+        return f"{tool} of {worked_on(tool, subject)}{where}"
     if tool == "limit":
         return _limit(args, subject, result)
     if tool == "series":
@@ -147,7 +149,10 @@ def origin(tool: str, arguments: dict[str, Any], subject: str, result: ToolResul
 
 
 def worked_on(tool: str, subject: str) -> str:
-    """The math a result is of, as its origin names it: the roots of `q = 0` are q's."""
+    """The math a result is of, as its origin names it: the roots of `q = 0` are q's, the
+    inverse of `f, x >= 0` is f's."""
+    if tool in FACTS:
+        return restriction(subject)[0]
     return _EQUALS_ZERO.sub("", subject) if tool == "solve" else subject
 
 

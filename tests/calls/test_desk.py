@@ -40,6 +40,7 @@ def test_the_guards_run_in_one_written_order() -> None:
         "leave_out_unsaid_bounds",
         "refuse_a_unit_or_no_unknown",
         "resolve_references",
+        "keep_the_persons_restriction",
         "fit_the_variable",
         "refuse_another_letter",
         "refuse_invented_math",
@@ -56,6 +57,7 @@ def test_the_guards_run_in_one_written_order() -> None:
         "leave_out_unsaid_bounds",
         "refuse_a_unit_or_no_unknown",
         "resolve_references",
+        "keep_the_persons_restriction",
         "refuse_invented_math",
     ]
     assert [g.__name__ for g in AFTER_RUN] == ["solve_together", "point_back"]

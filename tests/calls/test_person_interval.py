@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from agent.calls.bounds import dropped_bounds, persons_interval
+from agent.calls.bounds import dropped_bounds, persons_interval, persons_restriction
 from agent.calls.desk import settle
 from agent.calls.guards import guards
 from agent.calls.pending import PendingCall
@@ -45,6 +45,66 @@ def test_the_one_interval_a_person_writes_is_read(
     said: str, interval: tuple[str, str] | None
 ) -> None:
     assert persons_interval(said) == interval
+
+
+@pytest.mark.parametrize(
+    ("said", "math", "kept"),
+    [
+        ("the inverse of f(x) = x^2 + 1 for x >= 0", "x**2 + 1", "x >= 0"),
+        ("f(x) = (x - 2)^2 with x ≥ 2. its inverse?", "(x - 2)**2", "x >= 2"),  # full stop
+        ("range of sqrt(x) for x>4.5", "sqrt(x)", "x > 4.5"),
+        ("range of x^2 for x > 0 and x < 5", "x**2", "x > 0 and x < 5"),
+        ("range of g(t) = t^2 when 0 <= t <= 3", "t**2", "[0, 3]"),  # a chain is an interval
+        ("what is the range of x^2 - 4", "x**2 - 4", None),
+        ("inverse of x^2 for t > 0", "x**2", None),  # a condition on another letter
+        ("range of x^2 + y for x > 0 and y < 2", "x**2 + y", None),  # on two letters
+    ],
+)
+def test_the_part_of_the_line_a_person_keeps_a_function_to_is_read(
+    said: str, math: str, kept: str | None
+) -> None:
+    assert persons_restriction(said, math) == kept
+
+
+@pytest.mark.parametrize(
+    ("said", "tool", "written", "stored", "answer"),
+    [
+        (
+            "find the inverse of f(x) = x^2 + 1 for x >= 0",
+            "inverse",
+            "f",
+            "f, x >= 0",
+            "the inverse of x**2 + 1 on [0, oo) is sqrt(x - 1), defined for x in [1, oo)",
+        ),
+        (
+            "what is the range of f(x) = x^2 on [-1, 3]?",
+            "range",
+            "f(x) = x^2",
+            "f(x) = x^2, [-1, 3]",
+            "the range of x**2 on [-1, 3] is [0, 9]",
+        ),
+    ],
+)
+def test_a_range_or_inverse_that_dropped_the_persons_restriction_takes_it(
+    said: str, tool: str, written: str, stored: str, answer: str
+) -> None:
+    arguments, text = _run([UserMessage(text=said)], tool, expression=written)
+    assert arguments["expression"] == stored and text == answer
+
+
+@pytest.mark.parametrize("written", ["f(x) = x^2 + 1 for x >= 0", "f where x >= 0", "f, x >= 0"])
+def test_a_restriction_the_call_wrote_after_its_math_is_read_as_one(written: str) -> None:
+    said = [UserMessage(text="find the inverse of f(x) = x^2 + 1 for x >= 0")]
+    arguments, text = _run(said, "inverse", expression=written)
+    assert arguments["expression"] == written and "on [0, oo) is sqrt(x - 1)" in text
+
+
+def test_a_domain_and_a_call_that_kept_the_restriction_are_left_as_written() -> None:
+    said = [UserMessage(text="f(x) = x^2 + 1 for x >= 0: its domain, and its inverse")]
+    arguments, _text = _run(said, "domain", expression="f")
+    assert arguments["expression"] == "f"
+    arguments, text = _run(said, "inverse", expression="f, x > 1")
+    assert arguments["expression"] == "f, x > 1" and "on (1, oo) is sqrt(x - 1)" in text
 
 
 def test_an_integral_that_dropped_the_persons_bounds_takes_them() -> None:

@@ -164,3 +164,50 @@ def test_an_odd_root_of_a_negative_number_is_the_real_root(
 
 def test_an_even_root_of_a_negative_number_stays_imaginary() -> None:
     assert tools.evaluate("sqrt(x)", "x = -4").value == 2 * sp.I
+
+
+@pytest.mark.parametrize(
+    ("expression", "what", "said"),
+    [
+        ("x^2 + 1, x >= 0", "inverse", "on [0, oo) is sqrt(x - 1), defined for x in [1, oo)"),
+        ("(x - 2)^2, x >= 2", "inverse", "on [2, oo) is sqrt(x) + 2, defined for x in [0, oo)"),
+        ("x^2 - 4x, x <= 2", "inverse", "on (-oo, 2] is 2 - sqrt(x + 4)"),
+        ("cos(x), [0, pi]", "inverse", "on [0, pi] is acos(x), defined for x in [-1, 1]"),
+        ("1/x, x > 0", "inverse", "on (0, oo) is 1/x, defined for x in (0, oo)"),
+        ("x^2, [-1, 3]", "range", "the range of x**2 on [-1, 3] is [0, 9]"),
+        ("x^2, x > 0 and x < 5", "range", "the range of x**2 on (0, 5) is (0, 25)"),
+        ("sqrt(x), x >= 4", "range", "on [4, oo) is [2, oo)"),
+        ("1/x, [-1, 1]", "domain", "on [-1, 1] is [-1, 0) ∪ (0, 1]"),
+        ("x^2 + 1 for x >= 0", "inverse", "on [0, oo) is sqrt(x - 1)"),  # a word, not a comma
+        ("sin(x) on [0, pi/2]", "range", "on [0, pi/2] is [0, 1]"),
+    ],
+)
+def test_a_function_kept_to_part_of_the_line_is_answered_there(
+    expression: str, what: str, said: str
+) -> None:
+    """What follows a comma is the part of the line the person kept the function to."""
+    result = function_fact(expression, what)
+    assert result.ok, result.text
+    assert said in result.text
+
+
+def test_a_kept_function_that_is_still_not_one_to_one_shows_each_piece_within_it() -> None:
+    result = function_fact("x^2, [-1, 3]", "inverse")
+    assert result.ok and result.value is None
+    assert "no inverse on [-1, 3]: it is 1 at x = -1 and at x = 1" in result.text
+    assert result.text.endswith("on [-1, 0], -sqrt(x); on [0, 3], sqrt(x)")
+
+
+@pytest.mark.parametrize(
+    ("expression", "said"),
+    [
+        ("sqrt(x - 4), x <= 2", "sqrt(x - 4) is defined nowhere in (-oo, 2]."),
+        ("x^2, t >= 0", "is about t, but the call is in x"),
+        ("x^2, x >= banana", "must be real numbers, not 'banana'"),
+    ],
+)
+def test_a_part_of_the_line_that_cannot_hold_is_refused_in_a_sentence(
+    expression: str, said: str
+) -> None:
+    result = tools.function_fact(expression, "range")
+    assert not result.ok and said in result.text

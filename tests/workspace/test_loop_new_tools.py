@@ -157,6 +157,20 @@ def only_result(turn: TurnResult) -> ToolResultMessage:
             "#2 inverse of f: (x + 3)/(x - 2)",
             "expression",
         ),
+        (  # the person kept f to a part of the line: the inverse there, named so
+            "let f(x) = x^2 + 1. its inverse for x >= 0?",
+            tool_call("inverse", expression="f"),
+            "on [0, oo) is sqrt(x - 1)",
+            "#2 inverse of f for x >= 0: sqrt(x - 1)",
+            "expression",
+        ),
+        (
+            "let f(x) = x^2. its range on [-1, 3]?",
+            tool_call("range", expression="f"),
+            "on [-1, 3] is [0, 9]",
+            "#2 range of f on [-1, 3]: [0, 9]",
+            "solution set",
+        ),
         (  # the equations copied: each named by the person's item it restates
             "solve x^2 + y^2 = 25 and x - y = 1",
             tool_call("solve_system", equations=["x^2 + y^2 = 25", "x - y = 1"]),
