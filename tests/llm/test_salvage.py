@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from agent.calls.pending import as_run
 from agent.llm.salvage import math_fields, misplaced_response, names_a_math_tool
-from baml_client.types import QuadraticEvaluator, QuadraticSolver, Rewriter, TaskRecall
+from baml_client.types import (
+    ExtremaFinder,
+    QuadraticEvaluator,
+    QuadraticSolver,
+    Rewriter,
+    TaskRecall,
+)
 
 
 def test_each_tool_has_its_math_field_from_the_generated_union() -> None:
@@ -16,6 +23,8 @@ def test_each_tool_has_its_math_field_from_the_generated_union() -> None:
         "evaluate": "expression",
         "integral": "expression",
         "extrema": "expression",
+        "maximum": "expression",
+        "minimum": "expression",
         "tangent": "expression",
         "simplify": "expression",
         "factor": "expression",
@@ -58,8 +67,9 @@ def test_with_no_tool_field_a_field_only_one_tool_has_names_it() -> None:
     assert step == QuadraticEvaluator(tool="evaluate", expression="x^2", at=["3"])
     tangent = misplaced_response('{"response": "x^2", "at": "3"}')
     assert tangent is not None and tangent.tool == "tangent" and tangent.at == "3"
-    kind = misplaced_response('{"response": "x^2", "kind": "max"}')
-    assert kind is not None and kind.tool == "extrema" and kind.expression == "x^2"
+    kind = misplaced_response('{"response": "x^2", "kind": "min"}')
+    assert kind is not None and kind.expression == "x^2"  # named by the class's first literal
+    assert as_run(kind) == ExtremaFinder(tool="extrema", expression="x^2", kind="min")
     direction = misplaced_response('{"response": "1/x", "to": "0", "direction": "left"}')
     assert direction is not None and direction.tool == "limit" and direction.to == "0"
 

@@ -39,7 +39,8 @@ def test_the_new_tools_and_their_field_types_are_covered() -> None:
     schema = step_schema()
     assert {"solve_system", "extrema", "tangent", "limit", "series"} <= set(_tools(schema))
     assert {"simplify", "factor", "expand"} <= set(_tools(schema))
-    by_tool = {alt["properties"]["tool"].get("const"): alt for alt in schema["anyOf"]}
+    by_tool = {tool: alt for alt in schema["anyOf"] for tool in _tools({"anyOf": [alt]})}
+    assert {"maximum", "minimum", "extrema"} <= set(by_tool)  # the words people ask with
     equations = by_tool["solve_system"]["properties"]["equations"]
     assert equations["type"] == "array" and equations["items"]["type"] == "string"
     assert equations["maxItems"] == 4  # a 4th equation is written, and refused by the tool

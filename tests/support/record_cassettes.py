@@ -73,8 +73,10 @@ def record_reference(upstream_url: str) -> subprocess.CompletedProcess[str]:
 # chat): on "solve x^2 + 5x + 6 = 0" the 1.5B model invents user facts copied from the facts
 # prompt's examples (the facts extractor is off by default on it), and without the example
 # chat it invents an integrand for "integrate this" (the app's grounding check refuses such a
-# call; with the example chat it asks back, as it should).
-STAND_IN_TESTS = ("ExtractUserFacts::", "MathChat::AsksWhatToIntegrate")
+# call; with the example chat it asks back, as it should). Since the schema names `maximum`
+# and `minimum` (2026-12-07), without the example chat it sends "what is the inverse of f?" to
+# `solve`; with it (the app's prompt) it calls `inverse`, as before (docs/experiments.md).
+STAND_IN_TESTS = ("ExtractUserFacts::", "MathChat::AsksWhatToIntegrate", "MathChat::FindsAnInverse")
 
 
 def record_baml_tests(
