@@ -19,7 +19,7 @@ from typing import Any
 from agent.llm.model import ToolStep
 from agent.messages import ToolCall, ToolResultMessage
 from agent.workspace.record import ItemRef
-from baml_client.types import QuadraticSolver, SystemSolver, TaskRecall
+from baml_client.types import ExtremaFinder, QuadraticSolver, SystemSolver, TaskRecall
 from tools.systems import one_equation_with_conditions
 
 # A call the model can make: a math tool, or a search of the workspace and earlier tasks.
@@ -38,11 +38,18 @@ def with_fields(step: Call, fields: Mapping[str, Any]) -> Call:
     return step.model_copy(update={k: v for k, v in fields.items() if k in declared})
 
 
+# The tool names a model reads as the question ("the maximum of f"), run as `extrema` of that kind.
+_EXTREME_KIND = {"maximum": "max", "minimum": "min"}
+
+
 def as_run(step: Call, single: bool = False) -> Call:
-    """The call to make for a step. A "system" of one equation and conditions on its
+    """The call to make for a step. `maximum` and `minimum` run, and are kept, as `extrema`
+    of that kind. A "system" of one equation and conditions on its
     solutions (`["2x^2 - 2x - 4 = 0", "1 <= x <= 5"]`) is that equation solved on a domain:
     it runs, and is kept in the history, as that `solve` call. `single`: so does a system of
     one equation (what is left of two once a restated definition is dropped)."""
+    if isinstance(step, ExtremaFinder) and step.tool != "extrema":
+        return step.model_copy(update={"tool": "extrema", "kind": _EXTREME_KIND[step.tool]})
     if isinstance(step, SystemSolver):
         split = one_equation_with_conditions(step.equations)
         if split is None and single and len(step.equations) == 1:
