@@ -99,10 +99,16 @@ POINT_LIST_TOOLS = ("evaluate", "derivative")
 BOUNDED_TOOLS = ("integral", "extrema")
 
 
-def unsaid_bounds_note(bounds: list[str], tool: str = "integral") -> str:
-    """Appended to an integral or extremum run without the bounds the model made up; an
-    answer quoting the result shows it to the person, so it speaks to them."""
-    given = f"the bounds {', '.join(bounds)} were not given in this request"
+def unsaid_bounds_note(
+    bounds: Sequence[str], tool: str = "integral", kept: Sequence[str] = ()
+) -> str:
+    """Appended to an integral or extremum run without the bounds the model made up (`kept`:
+    an extremum's bound the person gave, which stays); an answer quoting the result shows it
+    to the person, so it speaks to them."""
+    said = "the bound {} was" if len(bounds) == 1 else "the bounds {} were"
+    given = f"{said.format(', '.join(bounds))} not given in this request"
+    if tool == "extrema" and kept:
+        return f"{given}, so only {', '.join(kept)} bounds the range"
     if tool == "extrema":
         return f"{given}, so it is taken without a range; say one to restrict it"
     return f"{given}, so this is the antiderivative; say the bounds for a definite integral"

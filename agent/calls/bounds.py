@@ -101,10 +101,14 @@ def unsaid_bounds(
     known = {v for item in workspace.items if item.origin != "you" for v in item.values}
     if _extreme_of_values(tool, arguments, workspace):
         known = set()
-    unsaid = unwritten_values(bounds, said, known)
+    unsaid = [b for b in bounds if unwritten_values([b], said, known)]
     if not unsaid or not all(is_number(b) for b in bounds):
         return None  # a bound that is no number: the tool says why
-    return {**arguments, **_CLEARED}, wire.unsaid_bounds_note(unsaid, tool)
+    cleared = _CLEARED
+    if tool == "extrema":  # a one-sided range is a range: the end the person gave stays
+        cleared = {k: None for k in _CLEARED if str(arguments.get(k) or "") in unsaid}
+    kept = [str(arguments[k]) for k in _CLEARED if k not in cleared and arguments.get(k)]
+    return {**arguments, **cleared}, wire.unsaid_bounds_note(unsaid, tool, kept)
 
 
 def _extreme_of_values(tool: str, arguments: dict[str, Any], workspace: Workspace) -> bool:

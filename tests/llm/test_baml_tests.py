@@ -20,5 +20,5 @@ def test_baml_cli_test_blocks_pass_on_replay() -> None:
         )
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
-    assert "8 tests (8 ✅)" in output
+    assert "9 tests (9 ✅)" in output
     assert server.misses == []

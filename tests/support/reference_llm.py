@@ -75,6 +75,10 @@ def _chat(request: ScriptedRequest) -> str:
         return tool_call("derivative", expression=last.removeprefix("derivative of "))
     if fact := re.search(r"\b(domain|range|inverse) of (\w+)", last):
         return tool_call(fact.group(1), expression=fact.group(2))
+    if extreme := re.search(r"\b(\w)\(\w\) = .*(how high|largest|smallest)", last):
+        return tool_call(
+            "maximum" if extreme.group(2) != "smallest" else "minimum", expression=extreme.group(1)
+        )
     if "square of the roots" in last:
         return tool_call("evaluate", expression="x^2", at=_roots(request))
     if last == "integrate this":

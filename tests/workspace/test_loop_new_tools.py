@@ -45,6 +45,20 @@ def only_result(turn: TurnResult) -> ToolResultMessage:
             "#2 minimum of f on [0, 5]: -2",
             "value",
         ),
+        (  # `maximum` and `minimum` run, and are kept, as extrema of that kind
+            "let h(t) = -5t^2 + 20t + 1. how high does it go?",
+            tool_call("maximum", expression="h"),
+            "maximum 21 at t = 2",
+            "#2 maximum of h: 21",
+            "value",
+        ),
+        (
+            "let f(x) = x^3 - 3x. smallest value on [0, 5]?",
+            tool_call("minimum", expression="f", lower="0", upper="5"),
+            "on [0, 5]: minimum -2 at x = 1",
+            "#2 minimum of f on [0, 5]: -2",
+            "value",
+        ),
         (
             "let f(x) = x^3 - 3x. where is it flat for x >= 0?",
             tool_call("extrema", expression="f", lower="0"),
@@ -175,6 +189,15 @@ def test_each_new_tool_runs_and_its_result_gets_a_readable_line(
     assert said in result.text
     item = build(agent.session.conversation()).items[-1]
     assert (item.line(), item.kind) == (line, kind)
+
+
+def test_a_maximum_is_kept_as_the_extrema_call_that_ran() -> None:
+    """The schema offers `maximum` and `minimum` as the person says them; the history (and
+    the model reading it back) holds the one `extrema` call of that kind."""
+    _agent, turn = run("let h(t) = 4 - t^2. its peak?", tool_call("maximum", expression="h"))
+    (call, result) = turn.tool_runs[-1]
+    assert result.ok and "maximum 4 at t = 0" in result.text
+    assert (call.tool, call.arguments.get("kind")) == ("extrema", "max")
 
 
 def test_an_oscillating_limit_is_said_but_makes_no_item() -> None:

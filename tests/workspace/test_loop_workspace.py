@@ -198,6 +198,26 @@ def test_an_extremums_bounds_the_person_gave_or_a_result_holds_are_kept() -> Non
     assert "not given" not in between.text
 
 
+def test_an_extremums_end_the_person_gave_stays_when_the_other_is_left_out() -> None:
+    """A one-sided range is a range: the made-up 0 goes, the person's 25 bounds the maximum."""
+    model = InProcessModel(
+        [
+            tool_call("extrema", expression="R", variable="n", lower="0", upper="25", kind="max"),
+            done("875"),
+        ]
+    )
+    turn = make_agent(model).run_turn(
+        "R(n) = 60n - n^2 is the revenue from n seats, and the hall holds at most 25. "
+        "the most revenue?"
+    )
+    ((call, most),) = turn.tool_runs
+    assert (call.arguments["lower"], call.arguments["upper"]) == (None, "25")
+    assert most.ok and most.values == ("875",)
+    assert most.text.endswith(
+        "(the bound 0 was not given in this request, so only 25 bounds the range)"
+    )
+
+
 def test_bounds_written_in_an_integrals_expression_are_its_bounds() -> None:
     model = InProcessModel(
         [
