@@ -39,7 +39,7 @@ class ContextSummary(BaseModel):
     exchanges: typing.List["SummaryExchange"]
 
 class ExtremaFinder(BaseModel):
-    tool: typing.Optional[typing.Union[typing_extensions.Literal['maximum'], typing_extensions.Literal['minimum'], typing_extensions.Literal['extrema']]] = Field(default=None, description='a function\'s largest or smallest value, or (extrema) its critical points; the largest of some values is max(#N) in evaluate')
+    tool: typing.Optional[typing.Union[typing_extensions.Literal['maximum'], typing_extensions.Literal['minimum'], typing_extensions.Literal['extrema']]] = Field(default=None, description='a function\'s maximum, minimum or critical points; the largest of some values is max(#N) in evaluate')
     expression: typing.Optional[str] = None
     variable: typing.Optional[str] = None
     lower: typing.Optional[str] = None
