@@ -34,6 +34,8 @@ MATH_FIELDS = {
     "evaluate": ("expression",),
     "integral": ("expression", "lower", "upper"),
     "extrema": ("expression", "lower", "upper"),
+    "maximum": ("expression", "lower", "upper"),  # run as extrema (`pending.as_run`)
+    "minimum": ("expression", "lower", "upper"),
     "tangent": ("expression", "at"),
     "simplify": ("expression",),
     "factor": ("expression",),
