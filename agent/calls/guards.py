@@ -21,6 +21,7 @@ from agent.calls.curve import along_the_curve
 from agent.calls.degrees import in_degrees
 from agent.calls.grounding import ungrounded_reason
 from agent.calls.joint_solve import joint_note, joint_system
+from agent.calls.named_values import pointed_at_named_values
 from agent.calls.pending import PendingCall
 from agent.calls.person_primes import counted_order
 from agent.calls.pointing import pointed_arguments
@@ -30,7 +31,7 @@ from agent.calls.solved_math import solved_math
 from agent.calls.unknowns import unknown_refusal
 from agent.calls.variable_fit import fitted_variable, foreign_point, foreign_variable
 from agent.llm.model import ToolStep
-from agent.messages import Message, ToolResultMessage
+from agent.messages import Message, ToolResultMessage, UserMessage
 from agent.workspace.record import Workspace
 from baml_client.types import TaskRecall
 from tools import ToolResult
@@ -136,6 +137,21 @@ def refuse_a_unit_or_no_unknown(call: PendingCall, facts: Facts) -> None:
         call.refuse("refuse_a_unit_or_no_unknown", refusal)
 
 
+def take_the_roots_named_by_values(call: PendingCall, facts: Facts) -> None:
+    """An earlier result the person names by its values ("the one where you got -5 and 3")
+    is the item the call points at, when it pointed at one other (`calls/named_values`): the
+    numbers name it exactly, whatever item the model took as the nearest. Stored so."""
+    if call.refusal is not None:
+        return
+    newest = next((m for m in reversed(facts.conversation) if isinstance(m, UserMessage)), None)
+    new = [i.number for i in facts.workspace.items if newest and i.said_at == newest.at]
+    changed = pointed_at_named_values(
+        call.tool, call.arguments, facts.message, facts.workspace, new
+    )
+    if changed is not None:
+        call.rewrite("take_the_roots_named_by_values", changed, "the item named by its values")
+
+
 def resolve_references(call: PendingCall, facts: Facts) -> None:
     """Ids, names and places in the call's math replaced by the exact math they stand for
     (`calls/resolve`); a wrong or unusable reference is refused with what exists."""
@@ -234,6 +250,7 @@ def guards(fit_variable: bool) -> tuple[Guard, ...]:
         keep_the_persons_interval,
         leave_out_unsaid_bounds,
         refuse_a_unit_or_no_unknown,
+        take_the_roots_named_by_values,
         resolve_references,
         keep_the_persons_restriction,
         *letters,

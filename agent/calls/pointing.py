@@ -60,7 +60,7 @@ def _pointer(math: str, is_equation: bool, workspace: Workspace) -> str:
     kinds = _EQUATION_KINDS if is_equation else _EXPRESSION_KINDS
     for item in reversed(workspace.items):
         if item.kind in kinds and _restates(item, key, up_to_sign=is_equation):
-            return _reference(item, math, is_equation)
+            return written_reference(item, math, is_equation)
     return math
 
 
@@ -71,7 +71,7 @@ def _restates(item: Item, key: sp.Expr, up_to_sign: bool) -> bool:
         return False
 
 
-def _reference(item: Item, math: str, is_equation: bool) -> str:
+def written_reference(item: Item, math: str, is_equation: bool) -> str:
     """How a call names the item: a function by its name and letters (`f(x)`, and
     `f(x) = 0` in an equation field when the call wrote one), anything else by its id."""
     if item.kind != "function" or item.name is None:
