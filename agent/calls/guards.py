@@ -11,6 +11,7 @@ check on invented math comes last because it needs to know whether ids were reso
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -25,15 +26,16 @@ from agent.calls.named_values import pointed_at_named_values
 from agent.calls.pending import PendingCall
 from agent.calls.person_primes import counted_order
 from agent.calls.pointing import pointed_arguments
-from agent.calls.resolve import ReferenceProblem, resolve_arguments
+from agent.calls.resolve import MATH_FIELDS, ReferenceProblem, resolve_arguments
 from agent.calls.said_once import said_once
 from agent.calls.solved_math import solved_math
 from agent.calls.unknowns import unknown_refusal
 from agent.calls.variable_fit import fitted_variable, foreign_point, foreign_variable
 from agent.llm.model import ToolStep
 from agent.messages import Message, ToolResultMessage, UserMessage
+from agent.workspace.capture import written_inverses
 from agent.workspace.record import Workspace
-from baml_client.types import TaskRecall
+from baml_client.types import Rewriter, TaskRecall
 from tools import ToolResult
 from tools.function_facts import restriction
 
@@ -59,6 +61,25 @@ class Facts:
 
 
 Guard = Callable[[PendingCall, Facts], None]
+
+
+def take_the_inverse_written(call: PendingCall, facts: Facts) -> None:
+    """A function's inverse the person wrote as notation (`f^-1(x)`, `f⁻¹(x)`) is an `inverse`
+    of that function: a small model solves its definition instead, which says nothing of f^-1.
+    Read as notation, never words; only for the inverse as a function (of one letter; its
+    value at a number is left to the call) and a call whose math is that function. Stored so."""
+    if call.tool == "inverse" or call.tool not in MATH_FIELDS:
+        return
+    written = written_inverses(facts.said, facts.workspace.named)
+    if len({w.name for w in written}) != 1 or not all(w.argument.isalpha() for w in written):
+        return
+    function = facts.workspace.named[written[0].name]
+    main = call.arguments.get(MATH_FIELDS[call.tool][0])
+    math = " ".join(main) if isinstance(main, list) else str(main or "")
+    if not re.search(rf"(?<![\w#]){re.escape(function.name or '')}(?!\w)|{function.id}\b", math):
+        return
+    inverse = Rewriter(tool="inverse", expression=function.name or function.id)
+    call.recast("take_the_inverse_written", inverse, "the inverse the person wrote")
 
 
 def evaluate_closed_math(call: PendingCall, facts: Facts) -> None:
@@ -241,6 +262,7 @@ def guards(fit_variable: bool) -> tuple[Guard, ...]:
     reads a calculus call's letter (`SmallModelAids.fit_variable`)."""
     letters = (fit_the_variable, refuse_another_letter) if fit_variable else ()
     return (
+        take_the_inverse_written,
         evaluate_closed_math,
         say_once,
         keep_the_persons_degrees,

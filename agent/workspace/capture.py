@@ -17,7 +17,7 @@ expression, or a definition (`h(t) = ...`, a chain `h(t) = ... = 0`, or a named 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
@@ -57,6 +57,9 @@ _LEIBNIZ = re.compile(
     r"(?<![A-Za-z0-9_])d(?:\^?\d+|[²³])?(?:[A-Za-z])?\s*/\s*d[A-Za-z](?:\^?\d+|[²³])?"
     r"(?![A-Za-z0-9_])(?:\s*=(?!=))?"
 )
+# A function's inverse written as people do, `f^-1(x)`, `f^(-1)(2)`, `f⁻¹(x)`: an operation
+# on a function, never `x/f`; it cuts its run as Leibniz's notation does (`_inverse_cut`).
+_INVERSE = re.compile(r"(?<![\w'])([A-Za-z]\w*)\s*(?:\^\s*\(\s*-\s*1\s*\)|\^\s*-\s*1|⁻¹)(?=\s*\()")
 # A run of bare numbers and lone letters with no operator ("a 20 m platform"): prose with a
 # number in it, not notation (math written with spaces has an operator: `2 x + 1`).
 _BARE_WORD = re.compile(r"^(?:\d+(?:\.\d+)?|[A-Za-z])$")
@@ -268,7 +271,8 @@ def _capture(text: str, known: tuple[tuple[str, str], ...]) -> tuple[Captured, .
     names = dict(known)
     found: list[Captured] = []
     # `52 cm²` is a measurement, not letters multiplied: its unit is no part of any run
-    runs = [run for piece in _LEIBNIZ.split(without_units(text)) for run in math_runs(piece)]
+    pieces = _LEIBNIZ.split(without_units(text))
+    runs = [run for piece in pieces for cut in _inverse_cut(piece, names) for run in math_runs(cut)]
     for run in runs:
         for item in _from_run(run, names):
             if item not in found:
@@ -276,6 +280,38 @@ def _capture(text: str, known: tuple[tuple[str, str], ...]) -> tuple[Captured, .
             if item.name is not None:
                 names[item.name] = item.body
     return tuple(_labelled(found, text, runs, names))
+
+
+@dataclass(frozen=True)
+class WrittenInverse:
+    """`f^-1(x)` in a message: the function's name, its argument, and where it is written."""
+
+    name: str
+    argument: str
+    start: int
+    end: int
+
+
+def written_inverses(text: str, names: Collection[str]) -> list[WrittenInverse]:
+    """Each inverse of a function the text writes (`f^-1(x)`, `f^(-1)(2)`, `f⁻¹(x)`), for an
+    f in `names` or defined in the text; `x^-1(x + 1)` of a letter is a product, not one."""
+    found = []
+    for match in _INVERSE.finditer(text):
+        name = match.group(1)
+        if name in names or re.search(rf"(?<!\w){re.escape(name)}\s*\([^()]*\)\s*=", text):
+            close = text.find(")", match.end())
+            argument = text[text.index("(", match.end()) + 1 : close].strip() if close > 0 else ""
+            found.append(WrittenInverse(name, argument, match.start(), match.end()))
+    return found
+
+
+def _inverse_cut(text: str, names: Collection[str]) -> list[str]:
+    """The text cut at each inverse of a function, so that no piece of math holds it."""
+    pieces, start = [], 0
+    for inverse in written_inverses(text, names):
+        pieces.append(text[start : inverse.start])
+        start = inverse.end
+    return [*pieces, text[start:]]
 
 
 def _labelled(

@@ -182,6 +182,28 @@ def test_leibniz_notation_is_an_operation_not_math_to_store(
 
 
 @pytest.mark.parametrize(
+    ("text", "known", "expected"),
+    [
+        # a function's inverse is an operation on it, never `x/f`
+        (
+            "f(x) = sqrt(x - 3). find f^-1(x)",
+            {},
+            [Captured("function", "sqrt(x - 3)", "f", ("x",))],
+        ),
+        ("find g^(-1)(x) for g(x) = 2x + 1", {}, [Captured("function", "2*x + 1", "g", ("x",))]),
+        ("what is f⁻¹(2)?", {"f": "x + 1"}, []),
+        ("and k^-1(5) + 1", {"k": "2*x"}, []),
+        # a letter's power stays math: `x^-1(x + 1)` is a product
+        ("expand x^-1(x + 1)", {}, [Captured("expression", "(x + 1)/x")]),
+    ],
+)
+def test_a_functions_inverse_is_an_operation_not_math_to_store(
+    text: str, known: dict[str, str], expected: list[Captured]
+) -> None:
+    assert capture(text, known) == expected
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "The area is 52 cm². What is the width?",
