@@ -73,12 +73,14 @@ def take_the_inverse_written(call: PendingCall, facts: Facts) -> None:
     written = written_inverses(facts.said, facts.workspace.named)
     if len({w.name for w in written}) != 1 or not all(w.argument.isalpha() for w in written):
         return
-    function = facts.workspace.named[written[0].name]
+    name = written[0].name
+    if (function := facts.workspace.named.get(name)) is None:
+        return
     main = call.arguments.get(MATH_FIELDS[call.tool][0])
     math = " ".join(main) if isinstance(main, list) else str(main or "")
-    if not re.search(rf"(?<![\w#]){re.escape(function.name or '')}(?!\w)|{function.id}\b", math):
+    if not re.search(rf"(?<![\w#]){re.escape(name)}(?!\w)|{function.id}\b", math):
         return
-    inverse = Rewriter(tool="inverse", expression=function.name or function.id)
+    inverse = Rewriter(tool="inverse", expression=name)
     call.recast("take_the_inverse_written", inverse, "the inverse the person wrote")
 
 

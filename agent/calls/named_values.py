@@ -20,11 +20,10 @@ from typing import Any
 
 import sympy as sp
 
-from agent.calls.pointing import written_reference
+from agent.calls.pointing import number_value, written_reference
 from agent.calls.resolve import MATH_FIELDS
-from agent.workspace.math_values import math_key, same_math
+from agent.workspace.math_values import same_math
 from agent.workspace.record import EQUATIONS, Item, Workspace
-from tools.errors import ToolError
 
 # A number as people write one in a sentence: `-5`, `3`, `1.5`, `-1/2`; not a coefficient
 # (`5x`), a power (`^2`) or part of a name (`x2`).
@@ -49,14 +48,6 @@ def persons_numbers(text: str) -> list[sp.Expr]:
     return numbers
 
 
-def _value(text: str) -> sp.Expr | None:
-    try:
-        value = math_key(text)
-    except (ToolError, ValueError, TypeError, RecursionError):
-        return None
-    return value if not value.free_symbols else None
-
-
 def _among(value: sp.Expr, numbers: Sequence[sp.Expr]) -> bool:
     return any(same_math(value, n, up_to_sign=False) for n in numbers)
 
@@ -77,7 +68,7 @@ def named_by_values(text: str, workspace: Workspace) -> Item | None:
     for item in workspace.items:
         if item.kind != "roots" or len(item.values) < 2:
             continue
-        values = [_value(v) for v in item.values]
+        values = [number_value(v) for v in item.values]
         if all(v is not None and _among(v, numbers) for v in values):
             found.append(item)
     most = max((len(i.values) for i in found), default=0)
@@ -144,7 +135,7 @@ def _said_for_a_place(arguments: dict[str, Any], roots: Item) -> bool:
         for text in value if isinstance(value, list) else [value]:
             if isinstance(text, str | int | float):
                 said += persons_numbers(str(text))
-    return any(_among(v, said) for v in (_value(t) for t in roots.values) if v is not None)
+    return any(_among(v, said) for v in (number_value(t) for t in roots.values) if v is not None)
 
 
 def _related(roots: Item, workspace: Workspace) -> set[int]:

@@ -100,7 +100,7 @@ def values_item(at: list[Any], items: list[Item]) -> Item | None:
         return None
     for item in reversed(items):
         if item.values and len(item.values) == len(values):
-            held = [_number(v) for v in item.values]
+            held = [number_value(v) for v in item.values]
             if None not in held and _same_values(held, values):  # type: ignore[arg-type]
                 return item
     return None
@@ -113,10 +113,10 @@ def _point_value(point: Any) -> sp.Expr | None:
     text = str(point)
     if text.count("=") == 1:
         text = text.split("=")[1]
-    return _number(text)
+    return number_value(text)
 
 
-def _number(text: str) -> sp.Expr | None:
+def number_value(text: str) -> sp.Expr | None:
     try:
         value = math_key(text)
     except (ToolError, ValueError, TypeError, RecursionError):

@@ -46,6 +46,9 @@ def test_an_inverse_at_a_number_or_a_call_on_other_math_is_left_alone() -> None:
         "let g(x) = 2x + 1 and h(x) = x^2. g^-1(x) and h(3)?", evaluate("h", "3")
     )
     assert call.tool == "evaluate"
+    # a name the text seems to define but the workspace does not hold: nothing to invert
+    _agent, call, _result = _run("what is f^-1(x) if f(x) = ?", solve("x^2 = 4", "x"))
+    assert call.tool == "solve"
     # no notation: a solve of a definition is the person's
     _agent, call, _result = _run("let f(x) = 2x + 1. solve f(x) = 7", solve("f(x) = 7", "x"))
     assert call.tool == "solve"
