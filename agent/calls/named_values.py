@@ -154,8 +154,9 @@ def pointed_at_named_values(
     """The call's arguments pointing at the roots the person named by their values (or at
     what those were solved from), when the call points at one other item; None to leave
     the call as it is. `new`: the numbers of the items the person's message wrote."""
-    roots = named_by_values(text, workspace)
-    if roots is None or tool not in MATH_FIELDS or _said_for_a_place(arguments, roots):
+    if tool not in MATH_FIELDS or (roots := named_by_values(text, workspace)) is None:
+        return None
+    if _said_for_a_place(arguments, roots):
         return None
     pointers = _pointers(tool, arguments, workspace)
     items = {p.item.number for p in pointers}
@@ -174,11 +175,11 @@ def pointed_at_named_values(
     if target is None:
         return None
     changed = dict(arguments)
+    is_equation = tool in ("solve", "solve_system")
     for pointer in sorted(pointers, key=lambda p: p.start, reverse=True):
         value = changed[pointer.field]
         old = value if pointer.index is None else value[pointer.index]
         piece = old[pointer.start : pointer.end]
-        is_equation = tool in ("solve", "solve_system")
         new_text = old[: pointer.start] + written_reference(target, piece, is_equation)
         new_text += old[pointer.end :]
         if target.kind == "equation" and is_equation:  # `#4 = 0` of an equation is `#4`
