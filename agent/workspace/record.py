@@ -303,7 +303,8 @@ class Workspace:
         """The person's equations in the order written ("the second equation", "the one
         before last"). Only what they wrote as an equation counts, so a place never changes
         once shown: an expression solved later does not move the equations after it."""
-        return [i for i in self.items if i.origin == "you" and i.kind == "equation"]
+        kinds = ("equation", "function", "expression")  # every problem the person gave
+        return [i for i in self.items if i.origin == "you" and i.kind in kinds]
 
     def positions(self, from_last: bool = True) -> dict[int, str]:
         """Each equation's place, counted from the first and (`from_last`) from the last, in
