@@ -26,7 +26,12 @@ from agent.calls.named_values import pointed_at_named_values
 from agent.calls.pending import PendingCall
 from agent.calls.person_primes import counted_order
 from agent.calls.pointing import pointed_arguments
-from agent.calls.resolve import MATH_FIELDS, ReferenceProblem, resolve_arguments
+from agent.calls.resolve import (
+    MATH_FIELDS,
+    ReferenceProblem,
+    function_pattern,
+    resolve_arguments,
+)
 from agent.calls.said_once import said_once
 from agent.calls.solved_math import solved_math
 from agent.calls.unknowns import unknown_refusal
@@ -78,7 +83,7 @@ def take_the_inverse_written(call: PendingCall, facts: Facts) -> None:
         return
     main = call.arguments.get(MATH_FIELDS[call.tool][0])
     math = " ".join(main) if isinstance(main, list) else str(main or "")
-    if not re.search(rf"(?<![\w#]){re.escape(name)}(?!\w)|{function.id}\b", math):
+    if not function_pattern(name).search(math) and not re.search(rf"{function.id}\b", math):
         return
     inverse = Rewriter(tool="inverse", expression=name)
     call.recast("take_the_inverse_written", inverse, "the inverse the person wrote")
@@ -167,7 +172,7 @@ def take_the_roots_named_by_values(call: PendingCall, facts: Facts) -> None:
     if call.refusal is not None:
         return
     newest = next((m for m in reversed(facts.conversation) if isinstance(m, UserMessage)), None)
-    new = [i.number for i in facts.workspace.items if newest and i.said_at == newest.at]
+    new = facts.workspace.said_in([newest] if newest is not None else [])
     changed = pointed_at_named_values(
         call.tool, call.arguments, facts.message, facts.workspace, new
     )

@@ -21,7 +21,7 @@ from typing import Any
 import sympy as sp
 
 from agent.calls.pointing import number_value, written_reference
-from agent.calls.resolve import MATH_FIELDS
+from agent.calls.resolve import MATH_FIELDS, call_args, function_pattern
 from agent.workspace.math_values import same_math
 from agent.workspace.record import EQUATIONS, Item, Workspace
 
@@ -103,14 +103,13 @@ def _pointers_in(field: str, index: int | None, text: str, workspace: Workspace)
         except IndexError:
             continue
         found.append(_Pointer(field, index, match.start(), match.end(), item, True))
-    for name, item in workspace.named.items():
-        for match in re.finditer(rf"(?<![\w#]){re.escape(name)}('*)(?:\s*\(([^()]*)\))?", text):
-            if re.match(r"\w", text[match.end() : match.end() + 1]):
-                continue
-            args = match.group(2)
-            own = args is None or [a.strip() for a in args.split(",")] == list(item.params)
+    for name, item in workspace.named.items():  # read as `resolve` reads a name's use
+        for match in function_pattern(name).finditer(text):
+            args = call_args(text, match.end())
+            end = args[1] if args else match.end()
+            own = args is None or args[0] == list(item.params)
             whole = not match.group(1) and own
-            found.append(_Pointer(field, index, match.start(), match.end(), item, whole))
+            found.append(_Pointer(field, index, match.start(), end, item, whole))
     return found
 
 
@@ -149,18 +148,18 @@ def _related(roots: Item, workspace: Workspace) -> set[int]:
 
 
 def pointed_at_named_values(
-    tool: str, arguments: dict[str, Any], text: str, workspace: Workspace, new: Sequence[int]
+    tool: str, arguments: dict[str, Any], text: str, workspace: Workspace, new: Sequence[str]
 ) -> dict[str, Any] | None:
     """The call's arguments pointing at the roots the person named by their values (or at
     what those were solved from), when the call points at one other item; None to leave
-    the call as it is. `new`: the numbers of the items the person's message wrote."""
+    the call as it is. `new`: the ids of the items the person's message wrote."""
     if tool not in MATH_FIELDS or (roots := named_by_values(text, workspace)) is None:
         return None
     if _said_for_a_place(arguments, roots):
         return None
     pointers = _pointers(tool, arguments, workspace)
     items = {p.item.number for p in pointers}
-    if len(items) != 1 or items & _related(roots, workspace) or items & set(new):
+    if len(items) != 1 or items & _related(roots, workspace) or pointers[0].item.id in new:
         return None
     if not all(p.whole for p in pointers):
         return None

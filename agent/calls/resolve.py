@@ -197,11 +197,11 @@ def _indexed(workspace: Workspace, match: re.Match[str]) -> str:
     return _wrap(values[index - 1])
 
 
-def _function_pattern(name: str) -> re.Pattern[str]:
+def function_pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w#]){re.escape(name)}('*)(?![\w])")
 
 
-def _call_args(text: str, start: int) -> tuple[list[str], int] | None:
+def call_args(text: str, start: int) -> tuple[list[str], int] | None:
     """The comma-separated arguments of a call whose `(` is at `start`, and where it ends."""
     if start >= len(text) or text[start] != "(":
         return None
@@ -246,12 +246,12 @@ def _names(text: str, workspace: Workspace) -> str:
     """Every use of a defined name replaced by its math (longest names first)."""
     for name in sorted(workspace.named, key=len, reverse=True):
         item = workspace.named[name]
-        pattern = _function_pattern(name)
+        pattern = function_pattern(name)
         out, position = [], 0
         for match in pattern.finditer(text):
             if match.start() < position:
                 continue
-            call = _call_args(text, match.end()) if item.params else None
+            call = call_args(text, match.end()) if item.params else None
             end = call[1] if call else match.end()
             # `f(g(3))`: g's own value first, so f gets a number, not the letter g
             args = [_names(arg, workspace) for arg in call[0]] if call else None
@@ -299,7 +299,7 @@ def _without_restated_definitions(texts: list[Any], workspace: Workspace) -> lis
             return False
         body = workspace.named[match.group(1)].body
         used = any(
-            _function_pattern(match.group(1)).search(other) for other in strings if other != text
+            function_pattern(match.group(1)).search(other) for other in strings if other != text
         )
         return used and _restated_definition(text, workspace) == body
 
@@ -320,7 +320,7 @@ def resolve_math(
     labelled = workspace.made_by(text)
     if labelled is not None:  # the workspace's own words for a result: "2nd derivative of q"
         text = labelled.id
-    if "#" not in text and not any(_function_pattern(n).search(text) for n in workspace.named):
+    if "#" not in text and not any(function_pattern(n).search(text) for n in workspace.named):
         return [text]
     _refuse_self_application(text, workspace)
     restated = _restated_definition(text, workspace)

@@ -58,6 +58,14 @@ def test_a_call_already_on_the_named_item_or_its_math_is_left_alone() -> None:
         assert "#4" in str(arguments) or "#3" in str(arguments) or "equations[2]" in str(arguments)
 
 
+def test_a_function_used_at_other_math_is_not_the_item_itself() -> None:
+    # `g(g(x))` is g composed with itself, read as `resolve` reads it: nothing to re-point
+    _agent, turns = _chat(
+        *_SETUP, ("differentiate the one with solutions 2 and 7", [derivative("g(g(x))", "x")])
+    )
+    assert _last_call(turns[-1])[0]["expression"] == "g(g(x))"
+
+
 def test_numbers_said_as_points_bounds_or_new_math_name_nothing() -> None:
     # the values are the call's points: "evaluate g at 2 and 7"
     _agent, turns = _chat(*_SETUP, ("evaluate g at 2 and 7", [evaluate("g", "2", "7")]))
