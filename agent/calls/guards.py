@@ -68,11 +68,18 @@ class Facts:
 Guard = Callable[[PendingCall, Facts], None]
 
 
+# Calls whose answer, on f when its inverse is written, is the inverse itself: a small model
+# solves or evaluates the definition where the person asked for f^-1.
+_THE_INVERSE_ITSELF = frozenset({"solve", "evaluate", "simplify", "factor", "expand"})
+
+
 def take_the_inverse_written(call: PendingCall, facts: Facts) -> None:
     """A function's inverse the person wrote as notation (`f^-1(x)`, `f⁻¹(x)`) is an `inverse`
     of that function: a small model solves its definition instead, which says nothing of f^-1.
     Read as notation, never words; only for the inverse as a function (of one letter; its
-    value at a number is left to the call) and a call whose math is that function. Stored so."""
+    value at a number is left to the call) and a call whose math is that function. Stored so.
+    An operation of its own on f (a derivative, an integral, a limit...) is refused with the
+    two steps it takes: the inverse would drop the operation, the call alone the inverse."""
     if call.tool == "inverse" or call.tool not in MATH_FIELDS:
         return
     written = written_inverses(facts.said, facts.workspace.named)
@@ -84,6 +91,13 @@ def take_the_inverse_written(call: PendingCall, facts: Facts) -> None:
     main = call.arguments.get(MATH_FIELDS[call.tool][0])
     math = " ".join(main) if isinstance(main, list) else str(main or "")
     if not function_pattern(name).search(math) and not re.search(rf"{function.id}\b", math):
+        return
+    if call.tool not in _THE_INVERSE_ITSELF:
+        call.refuse(
+            "take_the_inverse_written",
+            f"The person wrote the inverse {name}^-1: call `inverse` on {name} first, then "
+            f"`{call.tool}` on that result's id.",
+        )
         return
     inverse = Rewriter(tool="inverse", expression=name)
     call.recast("take_the_inverse_written", inverse, "the inverse the person wrote")

@@ -10,7 +10,7 @@ from agent.context.registry import make_strategy
 from agent.core.loop import Agent
 from agent.messages import ToolCall, ToolResultMessage
 from agent.testing.in_process import InProcessModel
-from agent.testing.replies import done, evaluate, solve
+from agent.testing.replies import derivative, done, evaluate, solve, tool_call
 from agent.workspace.building import build
 
 
@@ -52,3 +52,23 @@ def test_an_inverse_at_a_number_or_a_call_on_other_math_is_left_alone() -> None:
     # no notation: a solve of a definition is the person's
     _agent, call, _result = _run("let f(x) = 2x + 1. solve f(x) = 7", solve("f(x) = 7", "x"))
     assert call.tool == "solve"
+
+
+def test_an_operation_on_the_inverse_is_refused_with_its_two_steps() -> None:
+    # a derivative of k^-1(x) sent on k: recast to `inverse` it would drop the derivative,
+    # run as it is it would differentiate k; refused, the model takes the two steps it names
+    model = InProcessModel(
+        [
+            derivative("k", variable="x"),
+            tool_call("inverse", expression="k"),
+            derivative("#2", variable="x"),
+            done("done"),
+        ]
+    )
+    agent = Agent(model=model, strategy=make_strategy("window"))
+    turn = agent.run_turn("let k(x) = 2x + 6. differentiate k^-1(x)")
+    (refused_call, refused), (_call, inverse), (last_call, last) = turn.tool_runs
+    assert refused_call.tool == "derivative" and not refused.ok
+    assert "call `inverse` on k first, then `derivative` on that result's id" in refused.text
+    assert inverse.ok and "x/2 - 3" in inverse.text
+    assert last_call.tool == "derivative" and last.ok and "= 1/2" in last.text
