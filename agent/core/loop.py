@@ -155,9 +155,15 @@ def _offer_picked(conversation: Sequence[Message]) -> Offer | None:
     return answer.offer
 
 
-def _decides_only(aids: SmallModelAids, runs: list[tuple[ToolCall, ToolResultMessage]]) -> bool:
-    """After a math result (not an error, not a recall) the next reply only decides."""
-    return aids.answer_from_results and bool(runs) and runs[-1][1].item is not None
+def _decides_only(
+    aids: SmallModelAids, runs: list[tuple[ToolCall, ToolResultMessage]], workspace: Workspace
+) -> bool:
+    """After a math result (not an error, not a recall) the next reply only decides. A result
+    the chat already had (roots solved again) is not the answer the person asked for again:
+    the model writes that answer ("which of them is positive?") from it."""
+    if not (aids.answer_from_results and runs and (item := runs[-1][1].item) is not None):
+        return False
+    return workspace.held_before(item) is None
 
 
 class Agent:
@@ -278,7 +284,7 @@ class Agent:
                 raise TurnCancelled()
             context = self.strategy.view(self.session.working, user)
             chat = shown_chat(context, self.session.conversation(), workspace) + follow_up
-            decide = _decides_only(self.aids, result.tool_runs) and wanted == "any"
+            decide = _decides_only(self.aids, result.tool_runs, workspace) and wanted == "any"
             step = self.model.next_step(
                 chat, cancel.next_call(), on_progress, wanted=wanted, decide_only=decide
             )

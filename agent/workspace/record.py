@@ -237,6 +237,22 @@ class Workspace:
             None,
         )
 
+    def held_before(self, ref: str) -> Item | None:
+        """The earlier result with the same values as the result `ref` (`#9`, the roots of an
+        equation solved again): the chat already had it. Values compared as sets, as written."""
+        item = self.cited_alone(ref)
+        if item is None or not item.values:
+            return None
+        values = set(item.values)
+        return next(
+            (
+                i
+                for i in reversed(self.items)
+                if i.number < item.number and i.kind == item.kind and set(i.values) == values
+            ),
+            None,
+        )
+
     def made_by(self, text: str) -> Item | None:
         """The result whose line says it came from what `text` says (the newest such):
         the workspace's own words for a result ("2nd derivative of q") name it."""
