@@ -118,6 +118,22 @@ def test_after_a_result_the_answer_is_the_results_with_their_ids() -> None:
     assert model.wanted == ["any", "any", "any"]
 
 
+def test_a_result_the_chat_already_had_is_answered_by_the_model() -> None:
+    """Roots solved again hold nothing new: the person asked something else of them ("which
+    is positive?"), so the model writes that answer, which is not cut to deciding."""
+    script = [solve("#1"), done("ok"), solve("#1"), done("x = 2 is positive")]
+    model = InProcessModel([*script, solve("#4"), done("whatever it would say")])
+    agent = _small_agent(model, "none")
+    assert agent.run_turn("solve x^2 = 4").reply.text == "x = -2, x = 2 (#2)"  # type: ignore[union-attr]
+    result = agent.run_turn("which of its roots is positive?")
+    assert result.ok and result.reply is not None
+    assert result.reply.text == "x = 2 is positive"
+    # new roots are still answered by code
+    result = agent.run_turn("solve x^2 = 9")
+    assert result.ok and result.reply is not None
+    assert result.reply.text.startswith("x = -3, x = 3")
+
+
 def test_a_repeated_call_after_a_result_is_answered_without_asking_again() -> None:
     model = InProcessModel([solve("#1"), solve("#1")])
     agent = _small_agent(model, "none")
