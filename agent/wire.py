@@ -61,6 +61,13 @@ def untooled_request(ids: list[str]) -> str:
     )
 
 
+# Sent for one step after a result the chat already had (roots solved again): what the
+# person asks of it is more than the result itself.
+HELD_BEFORE_REQUEST = (
+    "{new} repeats {old}, which the user already had. Answer exactly what the request asks of"
+    " those values, not the list again."
+)
+
 # Sent once, after an answer that repeats a failed tool's error (not kept in history).
 REPEATED_ERROR_REQUEST = (
     "That answer repeats the tool's error. Fix the call as the error says and call the tool again."

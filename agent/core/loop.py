@@ -155,15 +155,22 @@ def _offer_picked(conversation: Sequence[Message]) -> Offer | None:
     return answer.offer
 
 
-def _decides_only(
+def _held_before(
     aids: SmallModelAids, runs: list[tuple[ToolCall, ToolResultMessage]], workspace: Workspace
-) -> bool:
-    """After a math result (not an error, not a recall) the next reply only decides. A result
-    the chat already had (roots solved again) is not the answer the person asked for again:
-    the model writes that answer ("which of them is positive?") from it."""
-    if not (aids.answer_from_results and runs and (item := runs[-1][1].item) is not None):
-        return False
-    return workspace.held_before(item) is None
+) -> list[ChatMessage]:
+    """A result the chat already had (roots solved again) is not what the person asked for
+    again ("which of them is positive?"): the model writes the answer, told so for one step."""
+    if not (aids.answer_from_results and runs and (new := runs[-1][1].item) is not None):
+        return []
+    if (old := workspace.held_before(new)) is None:
+        return []
+    text = wire.HELD_BEFORE_REQUEST.format(new=new, old=old.id)
+    return [ChatMessage(role=wire.USER, content=text)]
+
+
+def _decides_only(aids: SmallModelAids, runs: list[tuple[ToolCall, ToolResultMessage]]) -> bool:
+    """After a math result (not an error, not a recall) the next reply only decides."""
+    return aids.answer_from_results and bool(runs) and runs[-1][1].item is not None
 
 
 class Agent:
@@ -284,7 +291,9 @@ class Agent:
                 raise TurnCancelled()
             context = self.strategy.view(self.session.working, user)
             chat = shown_chat(context, self.session.conversation(), workspace) + follow_up
-            decide = _decides_only(self.aids, result.tool_runs, workspace) and wanted == "any"
+            decide = (
+                _decides_only(self.aids, result.tool_runs) and wanted == "any" and not follow_up
+            )
             step = self.model.next_step(
                 chat, cancel.next_call(), on_progress, wanted=wanted, decide_only=decide
             )
@@ -337,6 +346,7 @@ class Agent:
             self._keep_run(stored, ran, result, on_tool)
             if ran.item is not None:
                 workspace = build(self.session.conversation())
+                follow_up = _held_before(self.aids, result.tool_runs, workspace)
         return self._reply(
             f"I stopped after {len(result.tool_runs)} tool steps without a final answer; "
             "say 'continue' to let me go on, or rephrase the request.",

@@ -120,7 +120,7 @@ def test_after_a_result_the_answer_is_the_results_with_their_ids() -> None:
 
 def test_a_result_the_chat_already_had_is_answered_by_the_model() -> None:
     """Roots solved again hold nothing new: the person asked something else of them ("which
-    is positive?"), so the model writes that answer, which is not cut to deciding."""
+    is positive?"), so the model writes that answer, told so for that step only."""
     script = [solve("#1"), done("ok"), solve("#1"), done("x = 2 is positive")]
     model = InProcessModel([*script, solve("#4"), done("whatever it would say")])
     agent = _small_agent(model, "none")
@@ -128,10 +128,13 @@ def test_a_result_the_chat_already_had_is_answered_by_the_model() -> None:
     result = agent.run_turn("which of its roots is positive?")
     assert result.ok and result.reply is not None
     assert result.reply.text == "x = 2 is positive"
+    told = "#3 repeats #2, which the user already had."
+    assert model.seen[3][-1].content.startswith(told)
     # new roots are still answered by code
     result = agent.run_turn("solve x^2 = 9")
     assert result.ok and result.reply is not None
     assert result.reply.text.startswith("x = -3, x = 3")
+    assert not any(told in str(m.content) for m in model.seen[-1])  # one step only
 
 
 def test_a_repeated_call_after_a_result_is_answered_without_asking_again() -> None:
