@@ -52,6 +52,11 @@ _CLEARED = {"lower": None, "upper": None}
 
 # A bound as people write one: `3`, `-1.5`, `1/2`, `pi`, `2pi`, `π/2`, `-2*pi`.
 _END = r"-?\s*(?:\d+(?:\.\d+)?\s*\*?\s*)?(?:pi|π)(?:\s*/\s*\d+)?|-?\s*\d+(?:\.\d+)?(?:\s*/\s*\d+)?"
+# 0 <= x <= 3, 0 ≤ t ≤ 3, 0 < x < 5 (its letter and relations named for a strict end)
+_CHAIN = (
+    rf"(?<![\w.])(?P<a>{_END})\s*(?P<r1><=|≤|<)\s*(?P<v>[a-z])\s*(?P<r2><=|≤|<)\s*"
+    rf"(?P<b>{_END})(?!\w|\.\d)"
+)
 # The notations of one interval, each naming its ends `a` and `b`.
 _INTERVALS = tuple(
     re.compile(pattern, re.IGNORECASE)
@@ -63,8 +68,7 @@ _INTERVALS = tuple(
         rf"\b(?P<v>[a-z])\s*=\s*(?P<a>{_END})\s+to\s+(?P=v)\s*=\s*(?P<b>{_END})(?!\w|\.\d)",
         # [0, 3]
         rf"\[\s*(?P<a>{_END})\s*,\s*(?P<b>{_END})\s*\]",
-        # 0 <= x <= 3, 0 ≤ t ≤ 3
-        rf"(?<![\w.])(?P<a>{_END})\s*(?:<=|≤|<)\s*[a-z]\s*(?:<=|≤|<)\s*(?P<b>{_END})(?!\w|\.\d)",
+        _CHAIN,
     )
 )
 
@@ -146,9 +150,9 @@ def persons_restriction(said: str, math: str) -> str | None:
     """The part of the line the person's words keep a function to, as the tools read it: the
     one interval they write (`[0, 3]`), else their conditions on one letter of `math` (`x >=
     0`, `x > 0 and x < 5`); None when they write none, or conditions on several letters."""
-    if (interval := persons_interval(said)) is not None:
-        return f"[{interval[0]}, {interval[1]}]"
     text = _numerals(said).replace("−", "-")
+    if (interval := persons_interval(said)) is not None:
+        return _strict_chain(text, interval) or f"[{interval[0]}, {interval[1]}]"
     found = list(
         dict.fromkeys(
             (m["v"], _RELATIONS.get(m["rel"], m["rel"]), m["a"].replace(" ", ""))
@@ -159,6 +163,18 @@ def persons_restriction(said: str, math: str) -> str | None:
     if len({letter for letter, _, _ in found}) != 1 or not all(is_number(e) for *_, e in found):
         return None  # none, or conditions on two letters: which one is the function's?
     return " and ".join(" ".join(condition) for condition in found)
+
+
+def _strict_chain(text: str, interval: tuple[str, str]) -> str | None:
+    """`0 < x <= 5` as the conditions it is (`x > 0 and x <= 5`), when the person's one
+    interval is that chain with an end left out: `[0, 5]` would put the end back in."""
+    for m in re.finditer(_CHAIN, text, re.IGNORECASE):
+        ends = (m["a"].replace(" ", ""), m["b"].replace(" ", ""))
+        if ends == interval and "<" in (m["r1"], m["r2"]):
+            lower = ">" if m["r1"] == "<" else ">="
+            upper = "<" if m["r2"] == "<" else "<="
+            return f"{m['v']} {lower} {ends[0]} and {m['v']} {upper} {ends[1]}"
+    return None
 
 
 def dropped_bounds(

@@ -55,6 +55,8 @@ def test_the_one_interval_a_person_writes_is_read(
         ("range of sqrt(x) for x>4.5", "sqrt(x)", "x > 4.5"),
         ("range of x^2 for x > 0 and x < 5", "x**2", "x > 0 and x < 5"),
         ("range of g(t) = t^2 when 0 <= t <= 3", "t**2", "[0, 3]"),  # a chain is an interval
+        ("range of x^2 for 0 < x < 5", "x**2", "x > 0 and x < 5"),  # its ends left out
+        ("the inverse of t^2 with 0 < t ≤ 3", "t**2", "t > 0 and t <= 3"),
         ("what is the range of x^2 - 4", "x**2 - 4", None),
         ("inverse of x^2 for t > 0", "x**2", None),  # a condition on another letter
         ("range of x^2 + y for x > 0 and y < 2", "x**2 + y", None),  # on two letters
@@ -82,6 +84,13 @@ def test_the_part_of_the_line_a_person_keeps_a_function_to_is_read(
             "f(x) = x^2",
             "f(x) = x^2, [-1, 3]",
             "the range of x**2 on [-1, 3] is [0, 9]",
+        ),
+        (
+            "the range of f(x) = x^2 for 0 < x < 5",
+            "range",
+            "f",
+            "f, x > 0 and x < 5",
+            "the range of x**2 on (0, 5) is (0, 25)",
         ),
     ],
 )
