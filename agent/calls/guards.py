@@ -86,7 +86,7 @@ def take_the_inverse_written(call: PendingCall, facts: Facts) -> None:
     if len({w.name for w in written}) != 1 or not all(w.argument.isalpha() for w in written):
         return
     name = written[0].name
-    if (function := facts.workspace.named.get(name)) is None:
+    if (function := facts.workspace.named.get(name)) is None or _used_apart(name, facts.said):
         return
     main = call.arguments.get(MATH_FIELDS[call.tool][0])
     math = " ".join(main) if isinstance(main, list) else str(main or "")
@@ -101,6 +101,19 @@ def take_the_inverse_written(call: PendingCall, facts: Facts) -> None:
         return
     inverse = Rewriter(tool="inverse", expression=name)
     call.recast("take_the_inverse_written", inverse, "the inverse the person wrote")
+
+
+def _used_apart(name: str, said: str) -> bool:
+    """Does the person write f other than in its definition's head and its inverse
+    (`differentiate f and give f^-1(x)`)? Then a call on f may be on f itself."""
+    inverses = [(w.start, w.end) for w in written_inverses(said, (name,)) if w.name == name]
+    for match in function_pattern(name).finditer(said):
+        if any(start <= match.start() < end for start, end in inverses):
+            continue
+        if re.match(r"\s*\([^()]*\)\s*=(?!=)", said[match.end() :]):
+            continue  # `f(x) = ...`: the definition
+        return True
+    return False
 
 
 def evaluate_closed_math(call: PendingCall, facts: Facts) -> None:

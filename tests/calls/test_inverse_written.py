@@ -72,3 +72,12 @@ def test_an_operation_on_the_inverse_is_refused_with_its_two_steps() -> None:
     assert "call `inverse` on k first, then `derivative` on that result's id" in refused.text
     assert inverse.ok and "x/2 - 3" in inverse.text
     assert last_call.tool == "derivative" and last.ok and "= 1/2" in last.text
+
+
+def test_a_call_on_f_the_person_also_names_apart_from_its_inverse_runs_as_sent() -> None:
+    # "differentiate f" is f itself: only a call the message can mean of f^-1 is changed
+    model = InProcessModel([derivative("f", variable="x"), done("done")])
+    agent = Agent(model=model, strategy=make_strategy("window"))
+    turn = agent.run_turn("let f(x) = x^3 + 1. differentiate f, and what is f^-1(x)?")
+    ((call, result),) = turn.tool_runs
+    assert call.tool == "derivative" and result.ok and "= 3*x**2" in result.text
