@@ -38,7 +38,7 @@ from agent.calls.unknowns import unknown_refusal
 from agent.calls.variable_fit import fitted_variable, foreign_point, foreign_variable
 from agent.llm.model import ToolStep
 from agent.messages import Message, ToolResultMessage, UserMessage
-from agent.workspace.capture import written_inverses
+from agent.workspace.capture import WrittenInverse, written_inverses
 from agent.workspace.record import Workspace
 from baml_client.types import Rewriter, TaskRecall
 from tools import ToolResult
@@ -86,7 +86,8 @@ def take_the_inverse_written(call: PendingCall, facts: Facts) -> None:
     if len({w.name for w in written}) != 1 or not all(w.argument.isalpha() for w in written):
         return
     name = written[0].name
-    if (function := facts.workspace.named.get(name)) is None or _used_apart(name, facts.said):
+    function = facts.workspace.named.get(name)
+    if function is None or _used_apart(name, facts.said, written):
         return
     main = call.arguments.get(MATH_FIELDS[call.tool][0])
     math = " ".join(main) if isinstance(main, list) else str(main or "")
@@ -103,10 +104,10 @@ def take_the_inverse_written(call: PendingCall, facts: Facts) -> None:
     call.recast("take_the_inverse_written", inverse, "the inverse the person wrote")
 
 
-def _used_apart(name: str, said: str) -> bool:
-    """Does the person write f other than in its definition's head and its inverse
-    (`differentiate f and give f^-1(x)`)? Then a call on f may be on f itself."""
-    inverses = [(w.start, w.end) for w in written_inverses(said, (name,)) if w.name == name]
+def _used_apart(name: str, said: str, written: Sequence[WrittenInverse]) -> bool:
+    """Does the person write f other than in its definition's head and its inverses
+    (`written`) (`differentiate f and give f^-1(x)`)? Then a call on f may be on f itself."""
+    inverses = [(w.start, w.end) for w in written if w.name == name]
     for match in function_pattern(name).finditer(said):
         if any(start <= match.start() < end for start, end in inverses):
             continue
