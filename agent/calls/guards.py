@@ -26,6 +26,7 @@ from agent.calls.named_values import pointed_at_named_values
 from agent.calls.pending import PendingCall
 from agent.calls.person_primes import counted_order
 from agent.calls.pointing import pointed_arguments
+from agent.calls.points import dropped_point
 from agent.calls.resolve import (
     MATH_FIELDS,
     ReferenceProblem,
@@ -242,6 +243,22 @@ def keep_the_persons_restriction(call: PendingCall, facts: Facts) -> None:
     call.resolve(guard, {**resolved, "expression": f"{math}, {kept}"}, what)
 
 
+def keep_the_persons_point(call: PendingCall, facts: Facts) -> None:
+    """A derivative with no point, where the person's newest message writes its letter equal
+    to a number (`at t = 1 s`), is taken there (`calls/points`): the model dropped the point,
+    and the tool would answer the derivative alone. Its text still states the derivative.
+    Stored so; read after the ids resolve, since the math says the letter."""
+    if call.refusal is not None:
+        return
+    resolved = call.resolved if call.resolved is not None else call.arguments
+    points = dropped_point(call.tool, call.arguments, resolved, facts.message)
+    if points is None:
+        return
+    guard, what = "keep_the_persons_point", "the person's point kept"
+    call.rewrite(guard, {**call.arguments, "at": points}, what)
+    call.resolve(guard, {**resolved, "at": points}, what)
+
+
 def fit_the_variable(call: PendingCall, facts: Facts) -> None:
     """A derivative or integral in a letter its math lacks runs in the math's one letter
     (`calls/variable_fit`): a small model carries an earlier task's letter over, and the
@@ -310,6 +327,7 @@ def guards(fit_variable: bool) -> tuple[Guard, ...]:
         take_the_roots_named_by_values,
         resolve_references,
         keep_the_persons_restriction,
+        keep_the_persons_point,
         *letters,
         refuse_invented_math,
     )

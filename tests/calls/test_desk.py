@@ -43,6 +43,7 @@ def test_the_guards_run_in_one_written_order() -> None:
         "take_the_roots_named_by_values",
         "resolve_references",
         "keep_the_persons_restriction",
+        "keep_the_persons_point",
         "fit_the_variable",
         "refuse_another_letter",
         "refuse_invented_math",
@@ -62,6 +63,7 @@ def test_the_guards_run_in_one_written_order() -> None:
         "take_the_roots_named_by_values",
         "resolve_references",
         "keep_the_persons_restriction",
+        "keep_the_persons_point",
         "refuse_invented_math",
     ]
     assert [g.__name__ for g in AFTER_RUN] == ["solve_together", "point_back"]

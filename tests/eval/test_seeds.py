@@ -211,10 +211,11 @@ def test_a_bad_case_file_is_refused_before_anything_runs(
         parse_args(["--file", str(tmp_path / "missing.json")])
 
 
-def test_the_handwritten_dev_file_loads_and_every_answer_is_math() -> None:
-    name, cases = load_file(DATA_DIR / "handwritten-dev.json")
-    assert name == "handwritten-dev"
-    assert len({c.name for c in cases}) == len(cases) >= 40
+@pytest.mark.parametrize(("name", "least"), [("handwritten-dev", 40), ("followups-dev", 12)])
+def test_the_handwritten_dev_files_load_and_every_answer_is_math(name: str, least: int) -> None:
+    loaded, cases = load_file(DATA_DIR / f"{name}.json")
+    assert loaded == name
+    assert len({c.name for c in cases}) == len(cases) >= least
     expected = [t.expected for c in cases for t in c.turns if t.expected is not None]
     assert sum(t.depends for c in cases for t in c.turns) >= 10
     for answer in (a for e in expected for a in e.answers):

@@ -1,0 +1,63 @@
+"""A derivative's point held to the one the person wrote.
+
+Why: asked for a rate at a moment in a follow-up ("what's its velocity at t = 1 s?", "the
+marginal profit at q = 15"), a small model calls `derivative` on the right function and
+drops the point: the tool answers the derivative as a function and the value asked for is
+never stated. When the person's newest message writes the derivative's letter equal to a
+number (`t = 1`, `q=15`) and the call has no point, the call takes those points. The tool's
+text still states the derivative itself ("d/dt (...) = 20 - 10*t, which at t = 1 is 10"), so
+nothing is lost when the person wanted both. Only math notation is read, never words: an
+interval written with the letter (`from x = 0 to x = 3`) is no point.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agent.calls.bounds import is_number, persons_interval
+from tools.errors import ToolError
+from tools.parsing import parse_expression
+
+# `t = 1`, `q=15`, `x = -1/2`, `x = 2.5` (a unit may follow: `t = 1 s`); not `f(x) = 3`, not
+# `x = 2y + 1`, not `x = 3 * k`.
+_POINT = re.compile(
+    r"(?<![\w.'(])(?P<v>[a-z])\s*=\s*(?P<n>-?\s*\d+(?:\.\d+)?(?:\s*/\s*\d+)?)"
+    r"(?![\w.(^]|\s*[-+*/^]\s*[\w(])"
+)
+
+
+def _letter(arguments: dict[str, Any]) -> str | None:
+    """The letter the derivative is taken in: its `variable`, else its math's one letter."""
+    if variable := str(arguments.get("variable") or "").strip():
+        return variable
+    try:
+        letters = parse_expression(str(arguments.get("expression") or "")).free_symbols
+    except (ToolError, ValueError, TypeError, RecursionError):
+        return None
+    return str(next(iter(letters))) if len(letters) == 1 else None
+
+
+def persons_points(message: str, letter: str) -> list[str]:
+    """The points the message writes for `letter` (`t = 1` as `t = 1`), in order; none when
+    it writes an interval, which a point's pattern would read as its two ends."""
+    text = message.replace("−", "-")
+    if persons_interval(text) is not None:
+        return []
+    found = (m for m in _POINT.finditer(text) if m["v"] == letter)
+    points = [f"{letter} = {m['n'].replace(' ', '')}" for m in found]
+    return [p for p in dict.fromkeys(points) if is_number(p.split("=", 1)[1])]
+
+
+def dropped_point(
+    tool: str, written: dict[str, Any], resolved: dict[str, Any], message: str
+) -> list[str] | None:
+    """The points a derivative with none should take from the person's newest message; None
+    when the call has points, is no derivative, or the message writes none for its letter
+    (`resolved`: the call with its ids read, whose math says the letter)."""
+    if tool != "derivative" or written.get("at"):
+        return None
+    letter = _letter(resolved)
+    if letter is None:
+        return None
+    return persons_points(message, letter) or None

@@ -1,0 +1,78 @@
+"""A derivative that dropped the point the person wrote for its letter is taken there; an
+interval, a point in another letter, or a call with its own point is left as written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agent.calls.desk import settle
+from agent.calls.guards import guards
+from agent.calls.pending import PendingCall
+from agent.calls.points import persons_points
+from agent.messages import AssistantMessage, Message, UserMessage
+from agent.testing.replies import as_step, tool_call
+from tests.calls.test_desk import _facts
+
+
+def _run(conversation: list[Message], tool: str, **fields: Any) -> tuple[dict[str, Any], str]:
+    call = PendingCall(as_step(tool_call(tool, **fields)))
+    stored, ran = settle(call, _facts(conversation), guards(fit_variable=True))
+    assert ran.ok, ran.text
+    return stored.arguments, ran.text
+
+
+_HEIGHT = [
+    UserMessage(text="a stone's height in metres is h(t) = 1 + 20t - 5t^2. when is it highest?"),
+    AssistantMessage(text="maximum 21 at t = 2", task_status="COMPLETED"),
+]
+
+
+@pytest.mark.parametrize(
+    ("message", "letter", "points"),
+    [
+        ("what's its velocity at t = 1 s?", "t", ["t = 1"]),
+        ("the marginal profit at q=15", "q", ["q = 15"]),
+        ("its slope at x = -1/2 and at x = 2.5, please.", "x", ["x = -1/2", "x = 2.5"]),
+        ("the rate at x = 3 (and x = 3 again)", "x", ["x = 3"]),
+        ("its velocity at t = 1", "x", []),  # another letter
+        ("where does f(x) = 3?", "x", []),  # a function's value, no point
+        ("solve x = 2y + 1 for y", "x", []),  # math, no number
+        ("the area from x = 0 to x = 3", "x", []),  # an interval's ends
+        ("x = 3*k", "x", []),
+    ],
+)
+def test_the_points_a_person_writes_for_a_letter_are_read(
+    message: str, letter: str, points: list[str]
+) -> None:
+    assert persons_points(message, letter) == points
+
+
+def test_a_derivative_that_dropped_the_persons_point_takes_it() -> None:
+    said = [*_HEIGHT, UserMessage(text="what's its velocity at t = 1 s?")]
+    arguments, text = _run(said, "derivative", expression="h", variable="t", order=1)
+    assert arguments["at"] == ["t = 1"]  # stored as it ran
+    assert text == "d/dt (-5*t**2 + 20*t + 1) = 20 - 10*t, which at t = 1 is 10"
+
+
+def test_the_letter_is_read_from_the_math_when_the_call_names_none() -> None:
+    said = [*_HEIGHT, UserMessage(text="and how fast is it going at t = 3?")]
+    arguments, text = _run(said, "derivative", expression="h")
+    assert arguments["at"] == ["t = 3"] and text.endswith("which at t = 3 is -10")
+
+
+@pytest.mark.parametrize(
+    ("message", "fields"),
+    [
+        ("differentiate h", {"expression": "h", "variable": "t"}),
+        ("its velocity at x = 1", {"expression": "h", "variable": "t"}),
+        ("its velocity at t = 1", {"expression": "h", "variable": "t", "at": ["2"]}),
+    ],
+)
+def test_a_derivative_without_a_point_for_its_letter_is_left_as_written(
+    message: str, fields: dict[str, Any]
+) -> None:
+    said = [*_HEIGHT, UserMessage(text=message)]
+    arguments, _text = _run(said, "derivative", **fields)
+    assert arguments.get("at") == fields.get("at")
