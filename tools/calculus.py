@@ -245,8 +245,24 @@ def integral(
     a = _bound(lower, var, "The lower bound")
     b = _bound(upper, var, "The upper bound")
     if var in a.free_symbols or var in b.free_symbols:
-        raise ToolError(f"The bounds of an integral in {var} cannot contain {var} itself.")
+        return _accumulated(expr, var, a, b)
     return _definite(expr, var, a, b)
+
+
+def _accumulated(expr: sp.Expr, var: sp.Symbol, a: sp.Expr, b: sp.Expr) -> ToolResult:
+    """An integral up to its own letter, as people write an accumulation ("the position as
+    the integral of v from 0 to t"): the integrand runs in another letter, the result is a
+    function of the bound's."""
+    taken = expr.free_symbols | a.free_symbols | b.free_symbols
+    free = (sp.Symbol(n) for n in ("u", "s", "w", "tau", "xi") if sp.Symbol(n) not in taken)
+    dummy = next(free, sp.Dummy("u"))
+    inner = expr.xreplace({var: dummy})
+    summary = f"∫ from {exact(a)} to {exact(b)} of {exact(inner)} d{dummy}"
+    result = sp.integrate(inner, (dummy, a, b))
+    if result.has(sp.Integral):
+        raise ToolError(f"Could not find a closed form for {summary}.")
+    result = sp.expand(result) if result.is_polynomial(var) else sp.simplify(result)
+    return ToolResult.success("integral", summary, result, f"{summary} = {exact(result)}")
 
 
 def _bound(raw: object, var: sp.Symbol, what: str) -> sp.Expr:

@@ -83,6 +83,33 @@ _CONDITION = re.compile(
 _RELATIONS = {"≥": ">=", "≤": "<="}
 
 
+# What a model writes in a bound field to mean there is none: the whole line in words, or an
+# empty value (`all real numbers`, `real`, `ℝ`, `undefined`, `none`). Never the person's words.
+_NO_BOUND = re.compile(
+    r"(?:all\s+)?(?:the\s+)?real(?:s|\s+numbers?|\s+line)?|ℝ|none|null|nil|undefined|n/?a"
+    r"|unbounded|any|anything|no\s+(?:lower\s+|upper\s+)?(?:bound|limit)s?|-+",
+    re.IGNORECASE,
+)
+
+
+def says_no_bound(value: object) -> bool:
+    """A bound field whose words say there is no bound (`all real numbers`, `undefined`)."""
+    return isinstance(value, str) and _NO_BOUND.fullmatch(value.strip()) is not None
+
+
+def bounds_said_in_words(tool: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
+    """The call without the bounds whose words say there is none; None when it has no such
+    bound. An integral loses both (one end alone is no integral: it was an antiderivative);
+    an extremum keeps the other end (a one-sided range is a range)."""
+    if tool not in wire.BOUNDED_TOOLS:
+        return None
+    worded = [k for k in ("lower", "upper") if says_no_bound(arguments.get(k))]
+    if not worded:
+        return None
+    cleared = _CLEARED if tool == "integral" else dict.fromkeys(worded)
+    return {**arguments, **cleared}
+
+
 def _numerals(text: str) -> str:
     """`text` with number words from zero to twelve written as digits."""
     return re.sub(r"[A-Za-z]+", lambda m: _NUMBER_WORDS.get(m.group(0).lower(), m.group(0)), text)

@@ -74,7 +74,10 @@ def words_refused(
 ) -> str | None:
     """The sentence that refuses a field holding words (None when it holds none, or names
     a result by the workspace's own words for it)."""
-    if workspace.made_by(value) is not None or not (words := english_words(value, workspace)):
+    if workspace.made_by(value) is not None:
+        return None
+    declared = _declared_unknowns(tool, arguments, value)
+    if not (words := [w for w in english_words(value, workspace) if w not in declared]):
         return None
     said = [OPERATION_WORDS[w.lower()] for w in words if w.lower() in OPERATION_WORDS]
     own = "solve" if tool == "solve_system" else tool  # a system is solved too
@@ -94,6 +97,22 @@ def words_refused(
         f"'{words[0]}' is a word, not math: {name} holds the math alone, like "
         f'"{name}": "{inside}" (the tool does the operation).'
     )
+
+
+def _declared_unknowns(tool: str, arguments: dict[str, Any], value: str) -> set[str]:
+    """The word unknowns a solve declares (`"variable": "side"` for `side^2 = 144`): a word
+    problem's quantities by name, which the tools read as one unknown each. A name alone
+    against a number (`height = 0`) is no equation of the quantity: it stays refused."""
+    if tool not in ("solve", "solve_system"):
+        return set()
+    names = arguments.get("variables") if tool == "solve_system" else [arguments.get("variable")]
+    declared = {n.strip() for n in names or [] if isinstance(n, str)}
+    declared = {n for n in declared if re.fullmatch(r"[A-Za-z]{2,}", n)}
+    return {
+        n
+        for n in declared
+        if not re.fullmatch(rf"\s*{n}\s*=\s*[^A-Za-z]*|[^A-Za-z]*=\s*{n}\s*", value)
+    }
 
 
 def echo_removed(

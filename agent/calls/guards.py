@@ -16,7 +16,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from agent import wire
-from agent.calls.bounds import dropped_bounds, persons_restriction, unsaid_bounds
+from agent.calls.bounds import (
+    bounds_said_in_words,
+    dropped_bounds,
+    persons_restriction,
+    unsaid_bounds,
+)
 from agent.calls.closed_math import closed_evaluation
 from agent.calls.curve import along_the_curve
 from agent.calls.degrees import in_degrees
@@ -164,6 +169,15 @@ def use_the_math_roots_solve(call: PendingCall, facts: Facts) -> None:
     roots named the equation. Stored so, the result's line says what ran."""
     rewritten = solved_math(call.tool, call.arguments, facts.workspace)
     call.rewrite("use_the_math_roots_solve", rewritten, "the math the roots solve")
+
+
+def drop_bounds_that_say_none(call: PendingCall, facts: Facts) -> None:
+    """A bound written as words for no bound (`"lower": "all real numbers"`, `"undefined"`)
+    is none (`calls/bounds`): the model means the whole line, and a word in a math field
+    would be refused, leaving it to guess again. An integral with such a bound loses both
+    (an antiderivative). Stored so; the person's own interval can still be taken after."""
+    if (cleared := bounds_said_in_words(call.tool, call.arguments)) is not None:
+        call.rewrite("drop_bounds_that_say_none", cleared, "bounds that say none left out")
 
 
 def keep_the_persons_interval(call: PendingCall, facts: Facts) -> None:
@@ -321,6 +335,7 @@ def guards(fit_variable: bool) -> tuple[Guard, ...]:
         differentiate_along_the_curve,
         count_the_persons_primes,
         use_the_math_roots_solve,
+        drop_bounds_that_say_none,
         keep_the_persons_interval,
         leave_out_unsaid_bounds,
         refuse_a_unit_or_no_unknown,

@@ -15,10 +15,12 @@ from typing import Any, Literal
 import sympy as sp
 
 from agent.messages import ToolResultMessage
+from tools.errors import ToolError
 from tools.formatting import exact
 from tools.function_facts import FACTS, restriction
 from tools.intervals import interval_text, is_interval_text
 from tools.listed_extremes import BOTH, LARGEST, SMALLEST
+from tools.parsing import parse_expression
 
 # "solutions": a system's solutions, each a point `x = 2, y = 1` (used as a point, in `at`).
 # "inequality": one the person wrote; "solution set": where one holds (`(-oo, -2) ∪ (2, oo)`),
@@ -79,6 +81,15 @@ def is_solution_set(tool: str, values: tuple[str, ...]) -> bool:
     return tool == "solve" and len(values) == 1 and is_interval_text(values[0])
 
 
+def _number(values: tuple[str, ...]) -> bool:
+    """A result that is one number, not a function of a letter: an integral up to its own
+    letter (`∫ from 0 to t`) is a function of t, to differentiate or evaluate later."""
+    try:
+        return len(values) == 1 and not parse_expression(values[0]).free_symbols
+    except (ToolError, ValueError, TypeError, RecursionError):
+        return True
+
+
 def result_kind(tool: str, arguments: dict[str, Any], values: tuple[str, ...]) -> ItemKind:
     """What a result is: roots, a solution set, a system's solutions, values (several, or
     critical points), a value (a number a tool computed at a point, a derivative's at a point,
@@ -95,7 +106,7 @@ def result_kind(tool: str, arguments: dict[str, Any], values: tuple[str, ...]) -
         return "equation"
     if len(values) > 1 or (tool == "extrema" and arguments.get("kind") is None):
         return "values"
-    definite = tool == "integral" and arguments.get("lower") is not None
+    definite = tool == "integral" and arguments.get("lower") is not None and _number(values)
     at_points = tool == "derivative" and bool(arguments.get("at"))
     if tool in ("evaluate", "limit", "extrema") or definite or at_points:
         return "value"

@@ -1,14 +1,20 @@
 """A word problem's call needs an unknown of its own: a call in a unit the person wrote after a
-number, or a solve on made-up arithmetic, is refused; the call in the quantity's letter runs."""
+number, or a solve on made-up arithmetic, is refused; the call in the quantity's letter, or
+with the quantity's name declared as its unknown, runs."""
 
 from __future__ import annotations
 
 import pytest
 
+from agent.calls.desk import settle
+from agent.calls.guards import guards
+from agent.calls.pending import PendingCall
 from agent.calls.unknowns import no_unknown, unit_as_unknown
+from agent.messages import UserMessage
 from agent.testing.in_process import InProcessModel
-from agent.testing.replies import done, evaluate, solve, tool_call
+from agent.testing.replies import as_step, done, evaluate, solve, tool_call
 from agent.workspace.units import unit_written
+from tests.calls.test_desk import _facts
 from tests.core.test_loop import make_agent
 
 AREA = "The length of a rectangle is 9 metres more than its width. Its area is 52 m². Width?"
@@ -138,3 +144,33 @@ def test_a_squared_unit_of_several_letters_is_no_pair_of_unknowns() -> None:
     assert unit_as_unknown({"equation": "m*t = 5", "variable": "t"}, said) is None
     assert unit_as_unknown({"equation": "f(t) = 5t"}, "from a 6 ft tower") is None
     assert unit_as_unknown({"equation": "w*(w + 5) = 52", "variable": "w"}, said) is None
+
+
+def _settled(message: str, tool: str, **fields: object) -> str:
+    call = PendingCall(as_step(tool_call(tool, **fields)))
+    _stored, ran = settle(call, _facts([UserMessage(text=message)]), guards(fit_variable=True))
+    return ran.text
+
+
+def test_a_quantity_the_solve_declares_by_name_is_its_unknown() -> None:
+    """A word problem's quantity named as the call's unknown (`side`, `adults`) is one
+    unknown, as the tools read it, not English refused."""
+    square = "A square garden has an area of 144 m^2. How long is each side?"
+    text = _settled(square, "solve", equation="side^2 = 144", variable="side")
+    assert text == "side = -12, side = 12"
+    tickets = "Adult tickets cost $12, kids' $7; 100 sold for $1000. How many adult tickets?"
+    equations = ["adults + kids = 100", "12*adults + 7*kids = 1000"]
+    text = _settled(tickets, "solve_system", equations=equations, variables=["adults", "kids"])
+    assert text == "adults = 60, kids = 40"
+
+
+@pytest.mark.parametrize(
+    ("equation", "variable"),
+    [("height = 0", "height"), ("width*(width + 3) = 40", "w"), ("area = 3*side", "side")],
+)
+def test_a_word_the_call_does_not_declare_or_only_names_is_still_refused(
+    equation: str, variable: str
+) -> None:
+    message = "a rectangle's width w and length w + 3 have area 40; a ball's height h(t)"
+    text = _settled(message, "solve", equation=equation, variable=variable)
+    assert "is a word, not math" in text

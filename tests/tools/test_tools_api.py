@@ -197,7 +197,23 @@ def test_integral_without_closed_form() -> None:
 
 def test_integral_bound_errors() -> None:
     assert "both bounds" in tools.integral("x", None, 0).error
-    assert "cannot contain x" in tools.integral("x", None, 0, "x").error
+
+
+@pytest.mark.parametrize(
+    ("expression", "variable", "lower", "upper", "text"),
+    [
+        ("4t^3 - 2t", "t", "0", "t", "∫ from 0 to t of 4*u**3 - 2*u du = t**4 - t**2"),
+        ("cos(x)", None, 0, "x", "∫ from 0 to x of cos(u) du = sin(x)"),
+        ("u + t", "t", "1", "t", "∫ from 1 to t of s + u ds = t**2/2 + t*u - u - 1/2"),
+    ],
+)
+def test_an_integral_up_to_its_own_letter_is_an_accumulation(
+    expression: str, variable: str | None, lower: object, upper: object, text: str
+) -> None:
+    """The position as the integral of a velocity from 0 to t: a function of t, the
+    integrand in a letter the math does not use."""
+    result = tools.integral(expression, variable, lower, upper)
+    assert result.ok and result.text == text
 
 
 @pytest.mark.parametrize(

@@ -47,6 +47,8 @@ def test_each_value_shape_becomes_texts_a_tool_reads_back(value: object, texts: 
         ("limit", {}, ("-oo", "oo"), "values"),
         ("series", {}, ("x - x**3/6",), "expression"),
         ("integral", {"lower": "0"}, ("1/3",), "value"),
+        ("integral", {"lower": "0"}, ("pi/4",), "value"),
+        ("integral", {"lower": "0", "upper": "t"}, ("t**4 - t**2",), "expression"),  # of t
         ("derivative", {}, ("2*x",), "expression"),
     ],
 )
