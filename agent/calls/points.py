@@ -7,7 +7,8 @@ never stated. When the person's newest message writes the derivative's letter eq
 number (`t = 1`, `q=15`) and the call has no point, the call takes those points. The tool's
 text still states the derivative itself ("d/dt (...) = 20 - 10*t, which at t = 1 is 10"), so
 nothing is lost when the person wanted both. Only math notation is read, never words: an
-interval written with the letter (`from x = 0 to x = 3`) is no point.
+interval written with the letter (`from x = 0 to x = 3`) is no point, nor are the roots that
+name an earlier equation ("the one that came out as x = -9 or x = 6", `calls/named_values`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ import re
 from typing import Any
 
 from agent.calls.bounds import is_number, persons_interval
+from agent.calls.named_values import named_by_values
+from agent.calls.pointing import number_value
+from agent.workspace.math_values import same_math
+from agent.workspace.record import Workspace
 from tools.errors import ToolError
 from tools.parsing import parse_expression
 
@@ -50,14 +55,27 @@ def persons_points(message: str, letter: str) -> list[str]:
 
 
 def dropped_point(
-    tool: str, written: dict[str, Any], resolved: dict[str, Any], message: str
+    tool: str,
+    written: dict[str, Any],
+    resolved: dict[str, Any],
+    message: str,
+    workspace: Workspace,
 ) -> list[str] | None:
     """The points a derivative with none should take from the person's newest message; None
     when the call has points, is no derivative, or the message writes none for its letter
-    (`resolved`: the call with its ids read, whose math says the letter)."""
+    but the roots it names an earlier result by (`resolved`: the call with its ids read,
+    whose math says the letter)."""
     if tool != "derivative" or written.get("at"):
         return None
     letter = _letter(resolved)
     if letter is None:
         return None
-    return persons_points(message, letter) or None
+    points = persons_points(message, letter)
+    if (named := named_by_values(message, workspace)) is not None:
+        values = [v for v in map(number_value, named.values) if v is not None]
+        points = [p for p in points if not _among(p.split("=", 1)[1], values)]
+    return points or None
+
+
+def _among(point: str, values: list[Any]) -> bool:
+    return any(same_math(parse_expression(point), v, up_to_sign=False) for v in values)

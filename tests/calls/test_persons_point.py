@@ -14,6 +14,7 @@ from agent.calls.points import persons_points
 from agent.messages import AssistantMessage, Message, UserMessage
 from agent.testing.replies import as_step, tool_call
 from tests.calls.test_desk import _facts
+from tests.calls.test_roots_as_lists import _ran
 
 
 def _run(conversation: list[Message], tool: str, **fields: Any) -> tuple[dict[str, Any], str]:
@@ -76,3 +77,14 @@ def test_a_derivative_without_a_point_for_its_letter_is_left_as_written(
     said = [*_HEIGHT, UserMessage(text=message)]
     arguments, _text = _run(said, "derivative", **fields)
     assert arguments.get("at") == fields.get("at")
+
+
+def test_roots_that_name_an_earlier_equation_are_no_points() -> None:
+    solved = [
+        UserMessage(text="solve x^2 + 3x - 54 = 0"),
+        *_ran("solve", {"equation": "#1"}, "#2", ("-9", "6"), "#1"),
+        AssistantMessage(text="x = -9, x = 6 (#2)", task_status="COMPLETED"),
+        UserMessage(text="take the equation that came out as x = -9 or x = 6 and differentiate it"),
+    ]
+    arguments, text = _run(solved, "derivative", expression="#1", variable="x")
+    assert arguments.get("at") is None and text == "d/dx (x**2 + 3*x - 54) = 2*x + 3"
