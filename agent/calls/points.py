@@ -19,9 +19,9 @@ from typing import Any
 from agent.calls.bounds import is_number, persons_interval
 from agent.calls.named_values import named_by_values
 from agent.calls.pointing import number_value
+from agent.calls.variable_fit import only_letter
 from agent.workspace.math_values import same_math
 from agent.workspace.record import Workspace
-from tools.errors import ToolError
 from tools.parsing import parse_expression
 
 # `t = 1`, `q=15`, `x = -1/2`, `x = 2.5` (a unit may follow: `t = 1 s`); not `f(x) = 3`, not
@@ -36,11 +36,7 @@ def _letter(arguments: dict[str, Any]) -> str | None:
     """The letter the derivative is taken in: its `variable`, else its math's one letter."""
     if variable := str(arguments.get("variable") or "").strip():
         return variable
-    try:
-        letters = parse_expression(str(arguments.get("expression") or "")).free_symbols
-    except (ToolError, ValueError, TypeError, RecursionError):
-        return None
-    return str(next(iter(letters))) if len(letters) == 1 else None
+    return only_letter(arguments)
 
 
 def persons_points(message: str, letter: str) -> list[str]:

@@ -89,7 +89,7 @@ def foreign_point(
     if not isinstance(at, list) or len(at) != 1 or not isinstance(at[0], str):
         return None
     point = at[0].strip()
-    letter = _only_letter(resolved)
+    letter = only_letter(resolved)
     if letter is None or not re.fullmatch(_NUMBER, point):
         return None
     said = {name for name, number in _ASSIGNED.findall(message) if number == point}
@@ -122,7 +122,7 @@ def foreign_variable(
         return None
     if variable not in LETTER.findall(message):
         return None
-    letter = _only_letter(resolved)
+    letter = only_letter(resolved)
     if letter is None or letter == variable:
         return None
     within = _math_in(variable, workspace)
@@ -134,7 +134,7 @@ def foreign_variable(
     )
 
 
-def _only_letter(resolved: dict[str, Any]) -> str | None:
+def only_letter(resolved: dict[str, Any]) -> str | None:
     """The one letter of the call's expression; None for none, several, or unreadable math."""
     try:
         letters = math_key(str(resolved.get("expression") or "")).free_symbols

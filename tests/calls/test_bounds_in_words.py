@@ -4,24 +4,11 @@ integral's own letter (`0` to `t`) is an accumulation, a function of t."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from agent.calls.bounds import bounds_said_in_words, says_no_bound
-from agent.calls.desk import settle
-from agent.calls.guards import guards
-from agent.calls.pending import PendingCall
 from agent.messages import AssistantMessage, Message, UserMessage
-from agent.testing.replies import as_step, tool_call
-from tests.calls.test_desk import _facts
-
-
-def _run(conversation: list[Message], tool: str, **fields: Any) -> tuple[dict[str, Any], str]:
-    call = PendingCall(as_step(tool_call(tool, **fields)))
-    stored, ran = settle(call, _facts(conversation), guards(fit_variable=True))
-    assert ran.ok, ran.text
-    return stored.arguments, ran.text
+from tests.calls.test_person_interval import _run
 
 
 @pytest.mark.parametrize(

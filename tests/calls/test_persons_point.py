@@ -7,22 +7,10 @@ from typing import Any
 
 import pytest
 
-from agent.calls.desk import settle
-from agent.calls.guards import guards
-from agent.calls.pending import PendingCall
 from agent.calls.points import persons_points
-from agent.messages import AssistantMessage, Message, UserMessage
-from agent.testing.replies import as_step, tool_call
-from tests.calls.test_desk import _facts
+from agent.messages import AssistantMessage, UserMessage
+from tests.calls.test_person_interval import _run
 from tests.calls.test_roots_as_lists import _ran
-
-
-def _run(conversation: list[Message], tool: str, **fields: Any) -> tuple[dict[str, Any], str]:
-    call = PendingCall(as_step(tool_call(tool, **fields)))
-    stored, ran = settle(call, _facts(conversation), guards(fit_variable=True))
-    assert ran.ok, ran.text
-    return stored.arguments, ran.text
-
 
 _HEIGHT = [
     UserMessage(text="a stone's height in metres is h(t) = 1 + 20t - 5t^2. when is it highest?"),
