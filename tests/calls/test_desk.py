@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import tools
@@ -163,3 +165,11 @@ def test_roots_of_a_result_belong_to_it_by_id_not_by_its_label() -> None:
 def test_an_item_reference_is_data_and_writes_itself_as_an_id() -> None:
     assert ItemRef.parse("#12") == ItemRef(12) and str(ItemRef(12)) == "#12"
     assert ItemRef.parse("#12[1]") is None and ItemRef.parse("x") is None
+
+
+def test_the_architecture_table_lists_every_guard_in_its_order() -> None:
+    """docs/architecture.md says the guards run in the order its table lists them."""
+    text = (Path(__file__).parents[2] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^\| `([a-z_]+)`", text, re.MULTILINE)
+    names = [g.__name__ for g in (*guards(fit_variable=True), *AFTER_RUN)]
+    assert [n for n in listed if n in names] == names
