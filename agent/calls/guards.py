@@ -39,7 +39,7 @@ from agent.calls.resolve import (
     resolve_arguments,
 )
 from agent.calls.said_once import said_once
-from agent.calls.solved_math import roots_for_an_extreme, solved_math
+from agent.calls.solved_math import solved_math
 from agent.calls.unknowns import unknown_refusal
 from agent.calls.variable_fit import fitted_variable, foreign_point, foreign_variable
 from agent.llm.model import ToolStep
@@ -169,15 +169,6 @@ def use_the_math_roots_solve(call: PendingCall, facts: Facts) -> None:
     roots named the equation. Stored so, the result's line says what ran."""
     rewritten = solved_math(call.tool, call.arguments, facts.workspace)
     call.rewrite("use_the_math_roots_solve", rewritten, "the math the roots solve")
-
-
-def take_the_extreme_of_the_roots(call: PendingCall, facts: Facts) -> None:
-    """The largest or smallest value of an equation is that of its roots, when the chat has
-    them (`calls/solved_math`): an equation has no maximum, and the tool would answer one of
-    its left side. Stored so; roots take no range, so the call's bounds go."""
-    changed = roots_for_an_extreme(call.tool, call.arguments, facts.workspace)
-    if changed is not None:
-        call.rewrite("take_the_extreme_of_the_roots", changed, "the extreme of the roots")
 
 
 def drop_bounds_that_say_none(call: PendingCall, facts: Facts) -> None:
@@ -344,7 +335,6 @@ def guards(fit_variable: bool) -> tuple[Guard, ...]:
         differentiate_along_the_curve,
         count_the_persons_primes,
         use_the_math_roots_solve,
-        take_the_extreme_of_the_roots,
         drop_bounds_that_say_none,
         keep_the_persons_interval,
         leave_out_unsaid_bounds,

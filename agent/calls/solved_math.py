@@ -6,11 +6,6 @@ tangent, limit, series or rewrite of a list of numbers means nothing, so the onl
 is the math those roots solve (the id their line says they came from). Stored so, the
 result's line says what ran. `evaluate` and `extrema` keep such an id: there it means each
 value (`(#5)^2`, the largest of them).
-
-The other way round, an equation has no largest or smallest value, its solutions do: "the
-bigger root of the second equation" sent as the maximum of the equation's id (the tool would
-take its left side minus its right as a function, and answer that it has no maximum) is the
-largest of that equation's roots, when the chat has them.
 """
 
 from __future__ import annotations
@@ -51,30 +46,3 @@ def solved_math(tool: str, arguments: dict[str, Any], workspace: Workspace) -> d
     if solved is None or workspace.get(solved) is None:
         return arguments
     return {**arguments, field: f"#{solved}"}
-
-
-# The extrema family's literals and the kinds that ask for one extreme.
-_EXTREMA = frozenset({"extrema", "maximum", "minimum"})
-_ONE_EXTREME = frozenset({"max", "min"})
-
-
-def roots_for_an_extreme(
-    tool: str, arguments: dict[str, Any], workspace: Workspace
-) -> dict[str, Any] | None:
-    """The arguments of a largest or smallest value of an equation (its id or place alone)
-    pointing at that equation's newest roots; None when the call is no such extreme, or the
-    equation has not been solved."""
-    kind = arguments.get("kind") or {"maximum": "max", "minimum": "min"}.get(tool)
-    value = arguments.get("expression")
-    if tool not in _EXTREMA or kind not in _ONE_EXTREME or not isinstance(value, str):
-        return None
-    try:
-        item = workspace.cited_alone(workspace.cite_places(value))
-    except IndexError:
-        return None
-    if item is None or item.kind != "equation":
-        return None
-    roots = workspace.roots_of(item)
-    if roots is None:
-        return None
-    return {**arguments, "expression": roots.id, "lower": None, "upper": None}

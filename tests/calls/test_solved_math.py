@@ -81,31 +81,3 @@ def test_roots_whose_origin_is_unknown_are_left_alone() -> None:
     roots = workspace.get(1)
     assert roots is not None and roots.of is None and roots.source is None
     assert solved_math("derivative", {"expression": "#1"}, workspace) == {"expression": "#1"}
-
-
-@pytest.mark.parametrize(
-    ("tool", "fields", "expected"),
-    [
-        ("extrema", {"expression": "#1", "kind": "max"}, "the largest of -1, 2 is 2"),
-        ("minimum", {"expression": "equations[1]"}, "the smallest of -1, 2 is -1"),
-        ("maximum", {"expression": "#1", "upper": "oo"}, "the largest of -1, 2 is 2"),
-    ],
-)
-def test_an_extreme_of_a_solved_equation_is_that_of_its_roots(
-    tool: str, fields: dict[str, str], expected: str
-) -> None:
-    """An equation has no maximum; its solutions have a largest."""
-    call = PendingCall(as_step(tool_call(tool, **fields)))
-    stored, ran = settle(call, _facts(_solved_chat()), guards(fit_variable=True))
-    assert ran.ok and ran.text == expected
-    assert stored.arguments["expression"] == "#2"
-
-
-def test_an_unsolved_equation_or_its_critical_points_are_left_to_the_tool() -> None:
-    unsolved: list[Message] = [UserMessage(text="m^2 - m - 2 = 0: where is it smallest?")]
-    call = PendingCall(as_step(tool_call("extrema", expression="#1", kind="min")))
-    stored, _ran = settle(call, _facts(unsolved), guards(fit_variable=True))
-    assert stored.arguments["expression"] == "#1"
-    call = PendingCall(as_step(tool_call("extrema", expression="#1")))  # no kind: turning points
-    stored, _ran = settle(call, _facts(_solved_chat()), guards(fit_variable=True))
-    assert stored.arguments["expression"] == "#1"
