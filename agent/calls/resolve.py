@@ -50,7 +50,10 @@ MATH_FIELDS = {
 EQUATION_TOOLS = ("solve", "solve_system")
 # What an id alone in such a tool stands for as written: an equation, an inequality.
 _SOLVED_AS_WRITTEN = ("equation", "inequality")
-_AGGREGATE = re.compile(rf"\b({'|'.join(wire.COMBINATIONS)})\s*\(\s*#(\d+)\s*\)", re.IGNORECASE)
+# `sum(#2)`, or over several items' values together: `product(#2, #4)`.
+_AGGREGATE = re.compile(
+    rf"\b({'|'.join(wire.COMBINATIONS)})\s*\(\s*(#\d+(?:\s*,\s*#\d+)*)\s*\)", re.IGNORECASE
+)
 _INDEXED = re.compile(r"#(\d+)\s*\[\s*(-?\d+)\s*\]")
 _ID = re.compile(r"#(\d+)")
 # `#` not followed by a number: a placeholder copied from an instruction (`#N`, `#id`).
@@ -168,9 +171,13 @@ def _values(item: Item, workspace: Workspace, combination: str = "") -> list[str
     )
 
 
-def _aggregate(kind: str, item: Item, workspace: Workspace) -> str:
+def _aggregate(kind: str, items: list[Item], workspace: Workspace) -> str:
+    """A combination of the values of one item or several together; a solved equation and
+    its roots named both (`product(#1, #2)`) count those roots once."""
     kind = kind.lower()
-    values = [parse_expression(v) for v in _values(item, workspace, kind)]
+    counted = {(workspace.roots_of(i) or i).number if not i.values else i.number: i for i in items}
+    values = [parse_expression(v) for i in counted.values() for v in _values(i, workspace, kind)]
+    item = items[0]
     if kind in ("count", "len", "length"):
         return str(len(values))
     if kind in ("min", "max"):
@@ -330,7 +337,10 @@ def resolve_math(
     if equation and labelled is not None and labelled.kind in _SOLVED_AS_WRITTEN:
         return [labelled.body]  # `Q` alone in solve: the equation the person labelled Q
     text = _AGGREGATE.sub(
-        lambda m: _aggregate(m.group(1), _item(workspace, int(m.group(2))), workspace), text
+        lambda m: _aggregate(
+            m.group(1), [_item(workspace, int(n)) for n in _ID.findall(m.group(2))], workspace
+        ),
+        text,
     )
     text = _INDEXED.sub(lambda m: _indexed(workspace, m), text)
     texts = [text]

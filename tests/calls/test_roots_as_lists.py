@@ -62,6 +62,13 @@ def test_a_solved_equation_or_function_stands_for_its_roots_where_a_list_is_mean
     assert points == ["2", "3"]
 
 
+def test_a_combination_over_several_items_takes_their_values_together(solved: Workspace) -> None:
+    """ "add up all four roots": the values of both items at once; an equation named beside
+    its own roots counts them once."""
+    together = "sum(#2, #4), product(#1, #2, #3, #4), max(#2, #7), count(#1, #4)"
+    assert _evaluated(together, solved) == ["5", "-6", "3", "4"]
+
+
 def test_a_list_counted_the_way_code_spells_it(solved: Workspace) -> None:
     assert _evaluated("len(#2), length(#2), count(#1), sum(#2)/length(#2)", solved) == [
         "2",
