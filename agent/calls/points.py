@@ -24,11 +24,11 @@ from agent.workspace.math_values import same_math
 from agent.workspace.record import Workspace
 from tools.parsing import parse_expression
 
-# `t = 1`, `q=15`, `x = -1/2`, `x = 2.5` (a unit may follow: `t = 1 s`); not `f(x) = 3`, not
-# `x = 2y + 1`, not `x = 3 * k`.
+# `t = 1`, `q=15`, `x = -1/2`, `x = 2.5` (a unit or a full stop may follow: `t = 1 s.`);
+# not `f(x) = 3`, not `x = 2y + 1`, not `x = 3 * k`.
 _POINT = re.compile(
     r"(?<![\w.'(])(?P<v>[a-z])\s*=\s*(?P<n>-?\s*\d+(?:\.\d+)?(?:\s*/\s*\d+)?)"
-    r"(?![\w.(^]|\s*[-+*/^]\s*[\w(])"
+    r"(?![\w(^]|\.\d|\s*[-+*/^]\s*[\w(])"
 )
 
 

@@ -25,6 +25,7 @@ _HEIGHT = [
         ("the marginal profit at q=15", "q", ["q = 15"]),
         ("its slope at x = -1/2 and at x = 2.5, please.", "x", ["x = -1/2", "x = 2.5"]),
         ("the rate at x = 3 (and x = 3 again)", "x", ["x = 3"]),
+        ("what is its slope at x = 3.", "x", ["x = 3"]),  # a full stop is no decimal
         ("its velocity at t = 1", "x", []),  # another letter
         ("where does f(x) = 3?", "x", []),  # a function's value, no point
         ("solve x = 2y + 1 for y", "x", []),  # math, no number
