@@ -48,7 +48,8 @@ def persons_numbers(text: str) -> list[sp.Expr]:
     return numbers
 
 
-def _among(value: sp.Expr, numbers: Sequence[sp.Expr]) -> bool:
+def among(value: sp.Expr, numbers: Sequence[sp.Expr]) -> bool:
+    """Whether `value` is one of `numbers`, compared as math (`same_math`), not as text."""
     return any(same_math(value, n, up_to_sign=False) for n in numbers)
 
 
@@ -69,7 +70,7 @@ def named_by_values(text: str, workspace: Workspace) -> Item | None:
         if item.kind != "roots" or len(item.values) < 2:
             continue
         values = [number_value(v) for v in item.values]
-        if all(v is not None and _among(v, numbers) for v in values):
+        if all(v is not None and among(v, numbers) for v in values):
             found.append(item)
     most = max((len(i.values) for i in found), default=0)
     found = [i for i in found if len(i.values) == most]  # "1, 2 and 4" is not "1 and 4"
@@ -134,7 +135,7 @@ def _said_for_a_place(arguments: dict[str, Any], roots: Item) -> bool:
         for text in value if isinstance(value, list) else [value]:
             if isinstance(text, str | int | float):
                 said += persons_numbers(str(text))
-    return any(_among(v, said) for v in (number_value(t) for t in roots.values) if v is not None)
+    return any(among(v, said) for v in (number_value(t) for t in roots.values) if v is not None)
 
 
 def _related(roots: Item, workspace: Workspace) -> set[int]:

@@ -17,10 +17,9 @@ import re
 from typing import Any
 
 from agent.calls.bounds import is_number, persons_interval
-from agent.calls.named_values import named_by_values
+from agent.calls.named_values import among, named_by_values
 from agent.calls.pointing import number_value
 from agent.calls.variable_fit import only_letter
-from agent.workspace.math_values import same_math
 from agent.workspace.record import Workspace
 from tools.parsing import parse_expression
 
@@ -69,9 +68,5 @@ def dropped_point(
     points = persons_points(message, letter)
     if (named := named_by_values(message, workspace)) is not None:
         values = [v for v in map(number_value, named.values) if v is not None]
-        points = [p for p in points if not _among(p.split("=", 1)[1], values)]
+        points = [p for p in points if not among(parse_expression(p.split("=", 1)[1]), values)]
     return points or None
-
-
-def _among(point: str, values: list[Any]) -> bool:
-    return any(same_math(parse_expression(point), v, up_to_sign=False) for v in values)
