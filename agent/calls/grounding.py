@@ -4,9 +4,10 @@ Small models, asked "integrate this" with nothing to integrate, tend to invent a
 (often one from the prompt's examples) instead of asking. A tool call is grounded when its
 math shares a variable or a number with what the user said or the tools returned anywhere in
 the conversation — the full transcript, not only what the model was shown, so a result a
-strategy folded away still grounds a call on it (the model's own tool calls do not count). An
-ungrounded call is not run: the model gets a tool error telling it to ask, and decides again.
-An equation to solve is held to more: each of its numbers was given (`invented_numbers_reason`).
+strategy folded away still grounds a call on it (the model's own tool calls, and the errors
+that quote them, do not count). An ungrounded call is not run: the model gets a tool error
+telling it to ask, and decides again. An equation to solve is held to more: each of its
+numbers was given (`invented_numbers_reason`).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def ungrounded_reason(step: ToolStep, context: list[Message]) -> str | None:
     if not variables and not numbers:
         return None
     for message in context:
-        if isinstance(message, ToolCall):
+        if isinstance(message, ToolCall) or _refusal(message):
             continue
         said_variables, said_numbers = _said_features(to_chat(message).content)
         if variables & said_variables or numbers & said_numbers:
@@ -116,6 +117,11 @@ def invented_numbers_reason(step: ToolStep, context: Sequence[Message], message:
     )
 
 
+def _refusal(message: Message) -> bool:
+    """A failed call's error quotes the call's own math: it grounds nothing."""
+    return isinstance(message, ToolResultMessage) and not message.ok
+
+
 def _sent_before(step: ToolStep, context: Sequence[Message]) -> bool:
     """The same call was already made since the person's newest message."""
     arguments = step.model_dump(exclude={"tool"})
@@ -135,9 +141,7 @@ def _given_numbers(context: Sequence[Message]) -> set[float]:
     (which quotes the call)."""
     given: set[float] = set()
     for message in context:
-        if isinstance(message, ToolCall):
-            continue
-        if isinstance(message, ToolResultMessage) and not message.ok:
+        if isinstance(message, ToolCall) or _refusal(message):
             continue
         text = to_chat(message).content
         given |= _numbers(_digits(text))

@@ -54,6 +54,15 @@ def test_the_models_own_calls_do_not_count() -> None:
     assert ungrounded_reason(as_step(derivative("x^2")), context) is not None
 
 
+def test_the_error_that_quotes_a_refused_call_does_not_ground_it_again() -> None:
+    refused = ToolResultMessage(
+        call_id="c", tool="solve", ok=False, text="Not run: 'x^2 + 2x + 1 = 0' appears nowhere"
+    )
+    context = [UserMessage(text="I have 60 feet of fencing along a barn wall"), refused]
+    again = as_step(solve("x^2 + 2x + 1 = 0"))
+    assert ungrounded_reason(again, context) is not None
+
+
 def test_the_loop_does_not_run_an_invented_call_and_the_model_asks() -> None:
     model = InProcessModel([solve("x^2 + 1 = 0"), ask_back("What should I integrate?")])
     agent = Agent(model, make_strategy("none"))
