@@ -108,13 +108,24 @@ def invented_numbers_reason(step: ToolStep, context: Sequence[Message], message:
     nobody = [n for n, v in unknown.items() if not _among(v, said | derived)]
     if not nobody:
         return None
-    numbers = ", ".join(nobody)
+    side = _other_side(math, nobody)
     return (
-        f"Not run: {numbers} in '{math}' is a number nobody gave (not the person, not a "
-        "tool). Write the equation with the problem's own numbers; for a largest or smallest "
-        "value call extrema, for a value call evaluate; if a number is missing, ask the user "
-        "(message_to_user, PROCESSING)."
+        f"Not run: {', '.join(nobody)} in '{math}' is a number nobody gave (not the person, "
+        f"not a tool). If the question asks for the largest or smallest value of {side}, call "
+        f"extrema on {side}; if it asks for its value, call evaluate; otherwise write the "
+        "equation with the problem's own numbers, or ask the user (message_to_user, PROCESSING)."
     )
+
+
+def _other_side(equation: str, nobody: list[str]) -> str:
+    """The side of `left = right` facing a side that is only a number nobody gave (what the
+    model set to a made-up value), else "the function"."""
+    sides = [side.strip() for side in equation.split("=")]
+    if len(sides) == 2:
+        for number, other in ((sides[1], sides[0]), (sides[0], sides[1])):
+            if number in nobody and other:
+                return other
+    return "the function"
 
 
 def _refusal(message: Message) -> bool:

@@ -313,7 +313,7 @@ def refuse_numbers_nobody_gave(call: PendingCall, facts: Facts) -> None:
         return
     refusal = invented_numbers_reason(call.step, list(facts.conversation), facts.message)
     if refusal is not None:
-        call.refuse("refuse_numbers_nobody_gave", refusal)
+        call.refuse("refuse_numbers_nobody_gave", refusal, once=True)
 
 
 def solve_together(call: PendingCall, facts: Facts) -> None:

@@ -12,8 +12,11 @@ from agent.calls.desk import settle
 from agent.calls.grounding import invented_numbers_reason
 from agent.calls.guards import guards
 from agent.calls.pending import PendingCall
+from agent.context.registry import make_strategy
+from agent.core.loop import Agent
 from agent.messages import Message, ToolCall, ToolResultMessage, UserMessage
-from agent.testing.replies import as_step, tool_call
+from agent.testing.in_process import InProcessModel
+from agent.testing.replies import as_step, done, solve, tool_call
 from tests.calls.test_desk import _facts
 
 _COST = "A firm's total cost is C(q) = 3q^2 + 20q + 2523. Find the smallest average cost C(q)/q."
@@ -90,3 +93,20 @@ def test_the_same_call_again_runs_and_the_first_is_refused_with_the_reason() -> 
     # a new message starts over
     later = [*again, UserMessage(text="and for C(q) = 5q^2 + 2523?")]
     assert _reason(later, "solve", **fields) is not None
+
+
+def test_the_refusal_names_the_math_set_to_the_made_up_number() -> None:
+    reason = _reason([UserMessage(text=_COST)], "solve", equation="C(q)/q = 100")
+    assert reason is not None and "call extrema on C(q)/q" in reason
+    both = _reason([UserMessage(text=_COST)], "solve", equation="C(q) = 5*q + 700")
+    assert both is not None and "largest or smallest value of the function" in both
+
+
+def test_in_the_loop_the_model_that_insists_gets_its_call_run() -> None:
+    model = InProcessModel(
+        [solve("C(q)/q = 100", "q"), solve("C(q)/q = 100", "q"), done("q = 47, q = 18")]
+    )
+    result = Agent(model, make_strategy("none")).run_turn(_COST)
+    (_, refused), (_, ran) = result.tool_runs
+    assert not refused.ok and "nobody gave" in refused.text
+    assert ran.ok and result.reply.task_status == "COMPLETED"
