@@ -108,9 +108,10 @@ def invented_numbers_reason(step: ToolStep, context: Sequence[Message], message:
     nobody = [n for n, v in unknown.items() if not _among(v, said | derived)]
     if not nobody:
         return None
-    side = _other_side(math, nobody)
+    side = _clipped(_other_side(math, nobody), 100)
+    numbers = _clipped(", ".join(nobody), 60)
     return (
-        f"Not run: {', '.join(nobody)} in '{math}' is a number nobody gave (not the person, "
+        f"Not run: {numbers} in '{_clipped(math, 200)}' is a number nobody gave (not the person, "
         f"not a tool). If the question asks for the largest or smallest value of {side}, call "
         f"extrema on {side}; if it asks for its value, call evaluate; otherwise write the "
         "equation with the problem's own numbers, or ask the user (message_to_user, PROCESSING)."
@@ -126,6 +127,11 @@ def _other_side(equation: str, nobody: list[str]) -> str:
             if number in nobody and other:
                 return other
     return "the function"
+
+
+def _clipped(text: str, limit: int) -> str:
+    """A quote short enough for one sentence (a pasted megabyte stays out of the error)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _refusal(message: Message) -> bool:
