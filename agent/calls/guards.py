@@ -25,7 +25,7 @@ from agent.calls.bounds import (
 from agent.calls.closed_math import closed_evaluation
 from agent.calls.curve import along_the_curve
 from agent.calls.degrees import in_degrees
-from agent.calls.grounding import invented_numbers_reason, ungrounded_reason
+from agent.calls.grounding import ungrounded_reason
 from agent.calls.joint_solve import joint_note, joint_system
 from agent.calls.named_values import pointed_at_named_values
 from agent.calls.pending import PendingCall
@@ -305,17 +305,6 @@ def refuse_invented_math(call: PendingCall, facts: Facts) -> None:
         call.refuse("refuse_invented_math", refusal)
 
 
-def refuse_numbers_nobody_gave(call: PendingCall, facts: Facts) -> None:
-    """An equation to solve that holds a number neither the person nor a tool gave answers
-    another question (`calls/grounding`): refused once, with the tools that answer the usual
-    ones (a largest value, a value)."""
-    if isinstance(call.step, TaskRecall):
-        return
-    refusal = invented_numbers_reason(call.step, list(facts.conversation), facts.message)
-    if refusal is not None:
-        call.refuse("refuse_numbers_nobody_gave", refusal, once=True)
-
-
 def solve_together(call: PendingCall, facts: Facts) -> None:
     """A solve whose unknowns are shared with this request's earlier solves that are still
     in terms of another unknown is also solved with them as a system (`calls/joint_solve`);
@@ -356,7 +345,6 @@ def guards(fit_variable: bool) -> tuple[Guard, ...]:
         keep_the_persons_point,
         *letters,
         refuse_invented_math,
-        refuse_numbers_nobody_gave,
     )
 
 

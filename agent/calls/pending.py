@@ -104,8 +104,6 @@ class PendingCall:
     call_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     resolved: dict[str, Any] | None = None
     refusal: str | None = None
-    # A refusal said once: the same call made again in the turn is the model insisting, and runs.
-    refused_once: bool = False
     result: ToolResultMessage | None = None
     item: ItemRef | None = None
     pointed: dict[str, Any] | None = None
@@ -150,11 +148,9 @@ class PendingCall:
             self.changes.append(Change(guard, what))
         self.resolved = arguments
 
-    def refuse(self, guard: str, sentence: str, once: bool = False) -> None:
-        """Not run: the model reads `sentence` as the tool's error. `once`: the guard lets the
-        same call through when it is made again (a doubt, not a rule)."""
+    def refuse(self, guard: str, sentence: str) -> None:
+        """Not run: the model reads `sentence` as the tool's error."""
         self.refusal = sentence
-        self.refused_once = once
         self.changes.append(Change(guard, "refused"))
 
     def note(self, guard: str, text: str, if_ran: bool = False) -> None:

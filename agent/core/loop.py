@@ -323,11 +323,9 @@ class Agent:
                     break
                 wanted = "answer"
                 continue
-            made.add(said := call.call_text)
+            made.add(call.call_text)
             facts = self._facts(user, workspace, result)
             stored, ran = settle(call, facts, before)
-            if call.refused_once:  # a doubt said once: the same call again runs
-                made.discard(said)
             # The answer is the last call's result: the offer is that call's runner-up.
             offer = self._runner_up(step, ran, facts, before) if ran.ok else None
             self._keep_run(stored, ran, result, on_tool)
