@@ -27,7 +27,7 @@ def counted_order(
     order = arguments.get("order")
     if tool != "derivative" or not isinstance(order, int) or order < 2:
         return None
-    name = _function_named(str(arguments.get("expression") or ""), workspace)
+    name = function_named(str(arguments.get("expression") or ""), workspace)
     if name is None:
         return None
     counts = {len(m["primes"]) for m in _PRIMED.finditer(message) if m["name"] == name}
@@ -36,7 +36,7 @@ def counted_order(
     return {**arguments, "order": counts.pop()}
 
 
-def _function_named(expression: str, workspace: Workspace) -> str | None:
+def function_named(expression: str, workspace: Workspace) -> str | None:
     """The name of the function the expression is, alone (`f`, `f(x)`, or its id)."""
     if (item := workspace.cited_alone(expression)) is not None:
         return item.name

@@ -18,6 +18,7 @@ from typing import Any
 
 from agent.calls.bounds import is_number, persons_interval
 from agent.calls.named_values import among, named_by_values
+from agent.calls.person_primes import function_named
 from agent.calls.pointing import number_value
 from agent.calls.variable_fit import only_letter
 from agent.workspace.record import Workspace
@@ -28,6 +29,12 @@ from tools.parsing import parse_expression
 _POINT = re.compile(
     r"(?<![\w.'(])(?P<v>[a-z])\s*=\s*(?P<n>-?\s*\d+(?:\.\d+)?(?:\s*/\s*\d+)?)"
     r"(?![\w(^]|\.\d|\s*[-+*/^]\s*[\w(])"
+)
+
+# A function's value in prime notation at a number: `g''(2)`, `f'(-1/2)`, `h'( 0.5 )`.
+_PRIMED_AT = re.compile(
+    r"(?<![\w'])(?P<name>[^\W\d]\w*)(?P<primes>'+)\s*\(\s*"
+    r"(?P<n>-?\s*\d+(?:\.\d+)?(?:\s*/\s*\d+)?)\s*\)"
 )
 
 
@@ -65,8 +72,26 @@ def dropped_point(
     letter = _letter(resolved)
     if letter is None:
         return None
-    points = persons_points(message, letter)
+    points = persons_points(message, letter) or primed_points(message, written, workspace)
     if (named := named_by_values(message, workspace)) is not None:
         values = [v for v in map(number_value, named.values) if v is not None]
         points = [p for p in points if not among(parse_expression(p.split("=", 1)[1]), values)]
     return points or None
+
+
+def primed_points(message: str, written: dict[str, Any], workspace: Workspace) -> list[str]:
+    """The numbers the message writes the differentiated function's primes at, as many
+    primes as the call's order (`g''(2)` for the second derivative of g), as points in the
+    function's one letter."""
+    name = function_named(str(written.get("expression") or ""), workspace)
+    item = workspace.named.get(name) if name is not None else None
+    if item is None or len(item.params) != 1:
+        return []
+    order = written.get("order") or 1
+    text = message.replace("−", "-").replace("′", "'").replace("’", "'")
+    points = [
+        f"{item.params[0]} = {m['n'].replace(' ', '')}"
+        for m in _PRIMED_AT.finditer(text)
+        if m["name"] == name and len(m["primes"]) == order
+    ]
+    return list(dict.fromkeys(points))

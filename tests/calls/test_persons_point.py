@@ -77,3 +77,50 @@ def test_roots_that_name_an_earlier_equation_are_no_points() -> None:
     ]
     arguments, text = _run(solved, "derivative", expression="#1", variable="x")
     assert arguments.get("at") is None and text == "d/dx (x**2 + 3*x - 54) = 2*x + 3"
+
+
+_CUBIC = [
+    UserMessage(text="Let g(t) = t^3 - 6t^2 + 9t. Determine the critical points of g."),
+    AssistantMessage(text="t = 1, t = 3", task_status="COMPLETED"),
+]
+
+
+@pytest.mark.parametrize(
+    ("message", "order", "at"),
+    [
+        ("Finally, what is g''(2)?", 2, ["t = 2"]),
+        ("and g'(-1/2)?", None, ["t = -1/2"]),
+        ("g′(4), please", 1, ["t = 4"]),  # the prime sign a phone or a PDF writes
+        ("g''(1) and g''(3)", 2, ["t = 1", "t = 3"]),
+    ],
+)
+def test_a_derivative_takes_the_point_the_persons_primes_are_written_at(
+    message: str, order: int | None, at: list[str]
+) -> None:
+    said = [*_CUBIC, UserMessage(text=message)]
+    arguments, text = _run(said, "derivative", expression="g", variable="t", order=order)
+    assert arguments["at"] == at
+    assert "which at t =" in text
+
+
+def test_the_value_of_g_second_derivative_at_two_is_stated() -> None:
+    said = [*_CUBIC, UserMessage(text="Finally, what is g''(2)?")]
+    _arguments, text = _run(said, "derivative", expression="g", variable="t", order=2)
+    assert text.endswith("which at t = 2 is 0")
+
+
+@pytest.mark.parametrize(
+    ("message", "order"),
+    [
+        ("what is g'(2)?", 2),  # one prime: the call's second derivative is not it
+        ("write g''(t) out", 2),  # at a letter: the function, no point
+        ("f''(2)?", 2),  # another function's primes
+        ("g''(2)", None),  # primes of the second derivative, a call of the first
+    ],
+)
+def test_primes_of_another_order_or_at_a_letter_give_no_point(
+    message: str, order: int | None
+) -> None:
+    said = [*_CUBIC, UserMessage(text=message)]
+    arguments, _text = _run(said, "derivative", expression="g", variable="t", order=order)
+    assert arguments.get("at") is None
