@@ -211,7 +211,9 @@ def test_a_bad_case_file_is_refused_before_anything_runs(
         parse_args(["--file", str(tmp_path / "missing.json")])
 
 
-@pytest.mark.parametrize(("name", "least"), [("handwritten-dev", 40), ("followups-dev", 12), ("handwritten2-dev", 25)])
+@pytest.mark.parametrize(
+    ("name", "least"), [("handwritten-dev", 40), ("followups-dev", 12), ("handwritten2-dev", 25)]
+)
 def test_the_handwritten_dev_files_load_and_every_answer_is_math(name: str, least: int) -> None:
     loaded, cases = load_file(DATA_DIR / f"{name}.json")
     assert loaded == name
