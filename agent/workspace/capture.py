@@ -63,6 +63,9 @@ _INVERSE = re.compile(r"(?<![\w'])([A-Za-z]\w*)\s*(?:\^\s*\(\s*-\s*1\s*\)|\^\s*-
 # A run of bare numbers and lone letters with no operator ("a 20 m platform"): prose with a
 # number in it, not notation (math written with spaces has an operator: `2 x + 1`).
 _BARE_WORD = re.compile(r"^(?:\d+(?:\.\d+)?|[A-Za-z])$")
+# An ordinal written with digits (`1st`, `2nd`, `23rd`, `4th`): a word of place, never the
+# product of a number and letters (`2*n*d`).
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.IGNORECASE)
 # The longest run read; chat math is short (the tools accept 2,000 characters).
 _MAX_RUN = 400
 
@@ -82,6 +85,8 @@ def _is_math_word(word: str) -> bool:
     if not core:
         return False
     bare = core.lstrip("(").rstrip(")")
+    if _ORDINAL.fullmatch(bare):
+        return False
     if len(bare) > 1 and bare.isalpha() and bare not in _NAMES:
         return False  # "(metres," or "seconds)": a word in an aside, however bracketed
     if _MATH_CHARS.search(core):

@@ -234,3 +234,19 @@ def test_a_measurement_ending_a_sentence_leaves_the_next_sentence_its_math() -> 
     # `m/s^2.` ends a sentence (no decimal point): h is h, not a product with the units
     text = "A ball is thrown up at 25 m/s and gravity is 9.8 m/s^2. h(t) = 25t - 4.9t^2"
     assert capture(text) == [Captured("function", "-49*t**2/10 + 25*t", "h", ("t",))]
+
+
+@pytest.mark.parametrize(
+    ("text", "bodies"),
+    [
+        ("k and the 2nd derivative", []),
+        ("what's the smaller root of the 1st equation", []),
+        ("the 3rd and 4th roots", []),
+        ("the 2nd derivative of 3x^2", ["3*x**2"]),
+        ("the 21ST time: 2n + d = 5", ["d + 2*n = 5"]),
+    ],
+)
+def test_an_ordinal_written_with_digits_is_a_word_not_letters_multiplied(
+    text: str, bodies: list[str]
+) -> None:
+    assert [c.body for c in capture(text)] == bodies
