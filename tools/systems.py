@@ -71,6 +71,9 @@ def solve_system(equations: object, variables: object = None) -> ToolResult:
     else:
         solutions = _polynomial(exprs, unknowns)
     if not kept_when:
+        if not solutions and len(unknowns) == 1 and len(exprs) > 1:
+            alone = _each_alone(sides, unknowns[0])
+            return _answer(solutions, unknowns, summary, f"{_NONE_AT_ONCE}; {alone}")
         return _answer(solutions, unknowns, summary)
     kept = [s for s in solutions if all(c.holds(s) for c in kept_when)]
     left_out = [s for s in solutions if s not in kept]
@@ -318,6 +321,25 @@ def _answer(
     else:
         text = f"{real_text}; and {complex_text}"
     return ToolResult.success(TOOL, summary, real + complex_, text)
+
+
+_NONE_AT_ONCE = "no value solves them all at once"
+
+
+def _each_alone(sides: list[tuple[sp.Expr, sp.Expr]], unknown: sp.Symbol) -> str:
+    """Each equation's own real solutions: equations in one unknown with none in common are
+    most often two problems sent as one (`x^2 - 16 = 0 and also x^2 - 25 = 0`)."""
+    parts = []
+    for lhs, rhs in sides:
+        try:
+            roots = sorted(
+                (r for r in sp.solve(lhs - rhs, unknown) if r.is_real), key=lambda r: float(r)
+            )
+        except NotImplementedError:  # no closed form: the tool for one equation says more
+            return "solve each with the solve tool"
+        found = ", ".join(f"{unknown} = {sp.sstr(r)}" for r in roots) or "no real solution"
+        parts.append(f"{sp.sstr(lhs)} = {sp.sstr(rhs)} alone: {found}")
+    return "; ".join(parts)
 
 
 def _listing(
