@@ -28,6 +28,7 @@ from tools.inequalities import RELATION
 from tools.inputs import names_of, read_variable, short
 from tools.parsing import parse, parse_expression
 from tools.result import ToolResult
+from tools.solving import solve_equation
 from tools.system_definitions import read_system
 from tools.tokens import split_top_level
 
@@ -327,18 +328,16 @@ _NONE_AT_ONCE = "no value solves them all at once"
 
 
 def _each_alone(sides: list[tuple[sp.Expr, sp.Expr]], unknown: sp.Symbol) -> str:
-    """Each equation's own real solutions: equations in one unknown with none in common are
-    most often two problems sent as one (`x^2 - 16 = 0 and also x^2 - 25 = 0`)."""
+    """Each equation's own solutions, as the solve tool writes them: equations in one unknown
+    with none in common are most often two problems sent as one (`x^2 - 16 = 0 and also
+    x^2 - 25 = 0`)."""
     parts = []
     for lhs, rhs in sides:
+        equation = f"{sp.sstr(lhs)} = {sp.sstr(rhs)}"
         try:
-            roots = sorted(
-                (r for r in sp.solve(lhs - rhs, unknown) if r.is_real), key=lambda r: float(r)
-            )
-        except NotImplementedError:  # no closed form: the tool for one equation says more
+            parts.append(f"{equation} alone: {solve_equation(equation, unknown.name).text}")
+        except ToolError:  # the solve tool says why when that equation is sent alone
             return "solve each with the solve tool"
-        found = ", ".join(f"{unknown} = {sp.sstr(r)}" for r in roots) or "no real solution"
-        parts.append(f"{sp.sstr(lhs)} = {sp.sstr(rhs)} alone: {found}")
     return "; ".join(parts)
 
 
